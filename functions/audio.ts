@@ -1,0 +1,117 @@
+// Audio responses (PRODUCT.md §3.6): whole file, single range (206), several ranges
+// (multipart/byteranges), 416, If-Range with the strong comparison, If-None-Match, HEAD, and
+// Content-Disposition. Bytes stream from storage; nothing holds a whole file in memory.
+import { ifRangeMatches } from "../src/lib/etag.ts";
+import { parseRange, type ByteRange } from "../src/lib/range.ts";
+import { baseHeaders, CACHE, errorResponse, notModified, TYPES, type ResponseContext } from "./http.ts";
+import type { AudioStorage } from "./ports.ts";
+
+export interface AudioTarget {
+  key: string;
+  /** Strong validator from the build, when known. */
+  etag: string | null;
+  /** Content-Disposition for this request, or null (the direct /media/ URL sends none). */
+  disposition: string | null;
+}
+
+const encoder = new TextEncoder();
+
+export async function audioResponse(req: Request, ctx: ResponseContext, storage: AudioStorage, target: AudioTarget): Promise<Response> {
+  let object;
+  try {
+    object = await storage.head(target.key);
+  } catch {
+    return errorResponse(ctx, "upstream_unavailable");
+  }
+  if (object === null) return errorResponse(ctx, "not_found");
+  const size = object.size;
+  // Browsers seek with If-Range: the validator must be strong and stable for the same bytes.
+  const etag = target.etag ?? object.etag ?? `"${target.key.replace(/[^A-Za-z0-9._-]/g, "")}-${size}"`;
+
+  const h = baseHeaders(ctx);
+  h.set("ETag", etag);
+  h.set("Cache-Control", CACHE.audio);
+  h.set("Accept-Ranges", "bytes");
+  if (target.disposition !== null) h.set("Content-Disposition", target.disposition);
+
+  // A conditional GET that matches answers 304 without touching the bytes.
+  if (notModified(req, etag)) return new Response(null, { status: 304, headers: h });
+
+  let rangeHeader = req.method === "HEAD" ? null : req.headers.get("Range");
+  const ifRange = req.headers.get("If-Range");
+  if (rangeHeader !== null && ifRange !== null && !ifRangeMatches(ifRange, etag)) rangeHeader = null;
+  const range = parseRange(rangeHeader, size);
+
+  if (range.kind === "unsatisfiable") {
+    return errorResponse(ctx, "range_not_satisfiable", undefined, {
+      "Content-Range": `bytes */${size}`,
+      "Accept-Ranges": "bytes",
+      ETag: etag,
+    });
+  }
+  const read = (r: ByteRange) => storage.read(target.key, r.start, r.end, req.signal);
+  try {
+    if (range.kind === "none") {
+      h.set("Content-Type", TYPES.mp3);
+      h.set("Content-Length", String(size));
+      const body = req.method === "HEAD" || size === 0 ? null : await read({ start: 0, end: size - 1 });
+      return new Response(body, { status: 200, headers: h });
+    }
+    if (range.ranges.length === 1) {
+      const r = range.ranges[0]!;
+      h.set("Content-Type", TYPES.mp3);
+      h.set("Content-Range", `bytes ${r.start}-${r.end}/${size}`);
+      h.set("Content-Length", String(r.end - r.start + 1));
+      return new Response(await read(r), { status: 206, headers: h });
+    }
+    return multipart(h, range.ranges, size, read);
+  } catch {
+    return errorResponse(ctx, "upstream_unavailable");
+  }
+}
+
+/** multipart/byteranges (RFC 9110 §14.6): each part read from storage only when it is reached. */
+function multipart(
+  h: Headers,
+  ranges: ByteRange[],
+  size: number,
+  read: (r: ByteRange) => Promise<ReadableStream<Uint8Array>>,
+): Response {
+  const boundary = `episode-bytes-${crypto.randomUUID().replace(/-/g, "")}`;
+  const heads = ranges.map((r, i) =>
+    encoder.encode(`${i === 0 ? "" : "\r\n"}--${boundary}\r\nContent-Type: ${TYPES.mp3}\r\nContent-Range: bytes ${r.start}-${r.end}/${size}\r\n\r\n`),
+  );
+  const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
+  const length = heads.reduce((n, b, i) => n + b.byteLength + ranges[i]!.end - ranges[i]!.start + 1, tail.byteLength);
+  let part = 0;
+  let current: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      while (true) {
+        if (current === null) {
+          if (part === ranges.length) {
+            controller.enqueue(tail);
+            controller.close();
+            return;
+          }
+          controller.enqueue(heads[part]!);
+          current = (await read(ranges[part]!)).getReader();
+          return;
+        }
+        const { done, value } = await current.read();
+        if (!done) {
+          controller.enqueue(value);
+          return;
+        }
+        current = null;
+        part++;
+      }
+    },
+    async cancel(reason) {
+      await current?.cancel(reason);
+    },
+  });
+  h.set("Content-Type", `multipart/byteranges; boundary=${boundary}`);
+  h.set("Content-Length", String(length));
+  return new Response(body, { status: 206, headers: h });
+}

@@ -1,0 +1,188 @@
+// The shim: one fetch-style handler (Request → Response) in front of the static build. It does only
+// what cannot be precomputed: routing public URLs to build outputs, references and the publication
+// clock, list pages and cursors, conditional requests, audio, CORS, methods and rate limits.
+// It imports nothing of Node or Workers; each runtime's entry passes in its ports.
+import { encodeCursor } from "../src/lib/cursor.ts";
+import { etagOf } from "../src/lib/etag.ts";
+import { rateLimitsOf } from "../src/lib/discovery.ts";
+import { contentDisposition } from "../src/lib/filename.ts";
+import { orderKeyOf } from "../src/lib/order.ts";
+import { parseRef } from "../src/lib/refs.ts";
+import { BUILD_FILES, episodeFile, type IndexEntry } from "../src/schema/build-index.ts";
+import { audioResponse } from "./audio.ts";
+import type { ShimConfig } from "./config.ts";
+import { contentTypeOf } from "./content-type.ts";
+import type { EpisodeIndex } from "./episode-index.ts";
+import { baseHeaders, bodyResponse, CACHE, errorResponse, preflightResponse, TYPES, type ResponseContext } from "./http.ts";
+import { parseListQuery } from "./list-query.ts";
+import type { Asset, AssetStore, AudioStorage, RateLimitStore } from "./ports.ts";
+import { RateLimiter, type Bucket } from "./rate-limit.ts";
+
+export interface ShimDeps {
+  config: ShimConfig;
+  index: EpisodeIndex;
+  assets: AssetStore;
+  storage: AudioStorage;
+  rateLimitStore: RateLimitStore;
+  /** The clock; tests and the publication schedule depend on it. */
+  now?: () => number;
+}
+
+export interface RequestInfo {
+  /** The client address rate limits count (already resolved through trusted proxies). */
+  clientIp: string;
+}
+
+export type Handler = (req: Request, info: RequestInfo) => Promise<Response>;
+
+const EPISODE_ROUTE = /^\/v1\/episodes\/([^/]+)(?:\/([^/]+))?$/;
+const encoder = new TextEncoder();
+
+/** Which rate-limit bucket a path counts against, or null for unlimited surfaces. */
+function bucketOf(path: string): Bucket | null {
+  if (path === "/v1/openapi.json") return null;
+  if (/^\/v1\/episodes\/[^/]+\/audio$/.test(path)) return "audio";
+  return "metadata";
+}
+
+export async function createHandler(deps: ShimDeps): Promise<Handler> {
+  const { index, assets, storage, config } = deps;
+  const now = deps.now ?? Date.now;
+  const limiter = new RateLimiter(deps.rateLimitStore, config.rateLimits);
+  const terms = index.data.termsUrl;
+  const showSlug = index.data.show.slug;
+
+  // The discovery document states the limits in force, which are run-time configuration.
+  const discoveryAsset = await assets.get(BUILD_FILES.discovery);
+  if (discoveryAsset === null) throw new Error(`build output missing: ${BUILD_FILES.discovery}`);
+  const discoveryDoc = JSON.parse(new TextDecoder().decode(discoveryAsset.body)) as Record<string, unknown>;
+  discoveryDoc.rateLimits = rateLimitsOf(config.rateLimits);
+  const discoveryBody = encoder.encode(JSON.stringify(discoveryDoc));
+  const discovery: Asset = { body: discoveryBody, etag: await etagOf(discoveryBody) };
+
+  async function asset(ctx: ResponseContext, req: Request, path: string, type: string, cache: string): Promise<Response> {
+    let found: Asset | null;
+    try {
+      found = await assets.get(path);
+    } catch {
+      return errorResponse(ctx, "upstream_unavailable");
+    }
+    // The index promised this file; its absence means the deployment is incomplete.
+    if (found === null) return errorResponse(ctx, "upstream_unavailable");
+    return bodyResponse(req, ctx, found.body, found.etag, type, cache);
+  }
+
+  async function list(req: Request, ctx: ResponseContext, url: URL): Promise<Response> {
+    const parsed = parseListQuery(url.searchParams);
+    if (!parsed.ok) return errorResponse(ctx, parsed.code, parsed.parameter);
+    const { limit, domain, since, after } = parsed.query;
+    const page = index.page(now(), domain, after, since, limit);
+    let bodies: (Asset | null)[];
+    try {
+      bodies = await Promise.all(page.items.map((e) => assets.get(episodeFile(e.ref, "json"))));
+    } catch {
+      return errorResponse(ctx, "upstream_unavailable");
+    }
+    if (bodies.some((b) => b === null)) return errorResponse(ctx, "upstream_unavailable");
+    const last = page.items[page.items.length - 1];
+    const nextCursor = page.more && last ? encodeCursor({ after: orderKeyOf(last), domain, since }) : null;
+    const decoder = new TextDecoder();
+    const body = `{"episodes":[${bodies.map((b) => decoder.decode(b!.body)).join(",")}],"pagination":${JSON.stringify({ nextCursor, limit })}}`;
+    const bytes = encoder.encode(body);
+    return bodyResponse(req, ctx, bytes, await etagOf(bytes), TYPES.json, CACHE.list);
+  }
+
+  async function episodeRoute(req: Request, ctx: ResponseContext, url: URL, refText: string, part: string | undefined): Promise<Response> {
+    if (part !== undefined && part !== "audio" && part !== "script" && part !== "transcript") return errorResponse(ctx, "not_found");
+    const ref = parseRef(refText);
+    if (ref === null) return errorResponse(ctx, "invalid_episode_ref", "ref");
+    const entry = index.resolve(ref, now());
+    if (entry === null) return errorResponse(ctx, "not_found");
+    switch (part) {
+      case undefined:
+        return asset(ctx, req, episodeFile(entry.ref, "json"), TYPES.json, CACHE.resource);
+      case "script":
+        if (entry.script === "missing") return errorResponse(ctx, "script_unavailable");
+        if (entry.script === "unparseable") return errorResponse(ctx, "script_unparseable");
+        return asset(ctx, req, episodeFile(entry.ref, "script"), TYPES.json, CACHE.resource);
+      case "transcript":
+        if (!entry.transcript) return errorResponse(ctx, "transcript_unavailable");
+        return asset(ctx, req, episodeFile(entry.ref, "transcript"), TYPES.text, CACHE.resource);
+      case "audio":
+        return audio(req, ctx, entry, url.searchParams.get("download") === "1" ? "attachment" : "inline");
+    }
+  }
+
+  async function audio(req: Request, ctx: ResponseContext, entry: IndexEntry, disposition: "attachment" | "inline"): Promise<Response> {
+    if (entry.audio === null) return errorResponse(ctx, "not_found");
+    const ep = { id: entry.id, episodeNumber: entry.n, title: entry.title };
+    if (config.audioDelivery === "redirect" && storage.presign) {
+      try {
+        if ((await storage.head(entry.audio.key)) === null) return errorResponse(ctx, "not_found");
+        const h = baseHeaders(ctx);
+        h.set("Location", await storage.presign(entry.audio.key, contentDisposition(disposition, showSlug, ep)));
+        h.set("Cache-Control", CACHE.noStore);
+        return new Response(null, { status: 302, headers: h });
+      } catch {
+        return errorResponse(ctx, "upstream_unavailable");
+      }
+    }
+    return audioResponse(req, ctx, storage, {
+      key: entry.audio.key,
+      etag: entry.audio.etag,
+      disposition: contentDisposition(disposition, showSlug, ep),
+    });
+  }
+
+  async function api(req: Request, ctx: ResponseContext, url: URL, info: RequestInfo): Promise<Response> {
+    const path = url.pathname;
+    const bucket = bucketOf(path);
+    if (bucket !== null) {
+      const decision = await limiter.check(bucket, info.clientIp, now());
+      ctx.extra = decision.headers;
+      if (!decision.allowed) return errorResponse(ctx, "rate_limited", undefined, { "Retry-After": String(decision.retryAfter) });
+    }
+    if (path === "/v1" || path === "/v1/") return bodyResponse(req, ctx, discovery.body, discovery.etag, TYPES.json, CACHE.resource);
+    if (path === "/v1/openapi.json") return asset(ctx, req, BUILD_FILES.openapi, TYPES.json, CACHE.resource);
+    if (path === "/v1/episodes" || path === "/v1/episodes/") return list(req, ctx, url);
+    const m = EPISODE_ROUTE.exec(path);
+    if (m) return episodeRoute(req, ctx, url, m[1]!, m[2]);
+    return errorResponse(ctx, "not_found");
+  }
+
+  /** The direct audioUrl of local storage: Range-capable, gated by the publication clock too. */
+  async function media(req: Request, ctx: ResponseContext, key: string): Promise<Response> {
+    const entry = index.byMediaKey(key, now());
+    if (entry === null || entry.audio === null) return errorResponse(ctx, "not_found");
+    return audioResponse(req, ctx, storage, { key: entry.audio.key, etag: entry.audio.etag, disposition: null });
+  }
+
+  /** Pages and other static outputs; the private prefixes never leave through here. */
+  async function site(req: Request, ctx: ResponseContext, path: string): Promise<Response> {
+    const rel = path.replace(/^\/+/, "");
+    if (rel.startsWith("_api/") || rel.split("/").some((s) => s === ".." || s === ".")) return errorResponse(ctx, "not_found");
+    const candidates = rel === "" ? ["index.html"] : rel.endsWith("/") ? [`${rel}index.html`] : [rel, `${rel}.html`, `${rel}/index.html`];
+    for (const c of candidates) {
+      const found = await assets.get(c);
+      if (found) return bodyResponse(req, ctx, found.body, found.etag, contentTypeOf(c), CACHE.resource);
+    }
+    return errorResponse(ctx, "not_found");
+  }
+
+  return async function handle(req: Request, info: RequestInfo): Promise<Response> {
+    const url = new URL(req.url);
+    const path = url.pathname;
+    const isApi = path === "/v1" || path.startsWith("/v1/");
+    const ctx: ResponseContext = { method: req.method, license: isApi ? terms : null, extra: {} };
+    if (req.method === "OPTIONS") return preflightResponse(ctx);
+    if (req.method !== "GET" && req.method !== "HEAD") return errorResponse(ctx, "method_not_allowed");
+    try {
+      if (isApi) return await api(req, ctx, url, info);
+      if (path.startsWith("/media/")) return await media(req, ctx, path.slice("/media/".length));
+      return await site(req, ctx, path);
+    } catch {
+      // Never a stack trace or a server path in a response.
+      return errorResponse(ctx, "upstream_unavailable");
+    }
+  };
+}

@@ -1,0 +1,40 @@
+// What the shim needs from its runtime, as small interfaces. The Node entry provides a disk-backed
+// cache, a local audio folder and an in-memory rate-limit store; other runtimes provide their own.
+
+/** A precomputed build output: its bytes and the strong ETag the build computed for them. */
+export interface Asset {
+  body: Uint8Array;
+  etag: string;
+}
+
+export interface AssetStore {
+  /** `path` is relative to dist/ (e.g. `_api/episodes/42.json`); null when there is no such file. */
+  get(path: string): Promise<Asset | null>;
+}
+
+export interface AudioObject {
+  size: number;
+  /** Strong validator, when storage knows one. */
+  etag: string | null;
+}
+
+export interface AudioStorage {
+  /** Null when the object does not exist (yet). Throws when storage cannot be reached. */
+  head(key: string): Promise<AudioObject | null>;
+  /** Bytes first..last inclusive, streamed; `signal` aborts the upstream read. */
+  read(key: string, first: number, last: number, signal: AbortSignal): Promise<ReadableStream<Uint8Array>>;
+  /** A short-lived URL that serves the object directly with this Content-Disposition (redirect mode). */
+  presign?(key: string, contentDisposition: string): Promise<string>;
+}
+
+export interface RateLimitHit {
+  /** Requests counted in the current window, this one included. */
+  count: number;
+  /** When the current window ends, epoch ms. */
+  resetAt: number;
+}
+
+export interface RateLimitStore {
+  /** Counts one request for `key` in a fixed window of `windowMs` starting at its first request. */
+  hit(key: string, windowMs: number, now: number): Promise<RateLimitHit>;
+}

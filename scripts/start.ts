@@ -1,0 +1,26 @@
+// npm start: build content/ when it or a build variable changed since the last build, then serve.
+import { spawnSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { buildConfig } from "../src/build/config.ts";
+import { stampOf } from "../src/build/stamp.ts";
+import { BUILD_FILES } from "../src/schema/build-index.ts";
+import { serve } from "./serve.ts";
+
+const dist = path.resolve("dist");
+
+async function lastStamp(): Promise<string | null> {
+  try {
+    return (JSON.parse(await readFile(path.join(dist, BUILD_FILES.stamp), "utf8")) as { stamp: string }).stamp;
+  } catch {
+    return null;
+  }
+}
+
+const current = await stampOf(buildConfig());
+if ((await lastStamp()) !== current) {
+  console.log("Content or build settings changed since the last build: building…");
+  const run = spawnSync("npm", ["run", "build", "--silent"], { stdio: "inherit" });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+} else console.log("dist/ is up to date with content/: starting at once.");
+await serve(dist);

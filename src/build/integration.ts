@@ -1,0 +1,43 @@
+// Astro integration that finishes a build: copies local audio to dist/media, writes the manifest of
+// strong ETags for every file, and the stamp `npm start` compares to decide whether to rebuild.
+import { createHash } from "node:crypto";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import fg from "fast-glob";
+import type { AstroIntegration } from "astro";
+import { toBase64Url } from "../lib/base64url.ts";
+import { BUILD_FILES } from "../schema/build-index.ts";
+import { loadSite } from "./site.ts";
+import { stampOf } from "./stamp.ts";
+
+/** Same tag as src/lib/etag.ts, computed synchronously for the thousands of files of a build. */
+function etagOfBytes(bytes: Uint8Array): string {
+  return `"${toBase64Url(createHash("sha256").update(bytes).digest().subarray(0, 16))}"`;
+}
+
+export function finishBuild(): AstroIntegration {
+  return {
+    name: "episode-service:finish-build",
+    hooks: {
+      "astro:build:done": async ({ dir, logger }) => {
+        const dist = fileURLToPath(dir);
+        const site = await loadSite();
+        for (const w of site.warnings) logger.warn(w);
+
+        await mkdir(path.join(dist, "media"), { recursive: true });
+        for (const e of site.episodes) {
+          const src = e.source.audioPath;
+          if (src !== null && e.entry.audio !== null) await copyFile(src, path.join(dist, "media", e.entry.audio.key));
+        }
+
+        const files = await fg("**/*", { cwd: dist, onlyFiles: true, ignore: ["media/**", BUILD_FILES.manifest, BUILD_FILES.stamp] });
+        const manifest: Record<string, string> = {};
+        for (const rel of files.sort()) manifest[rel] = etagOfBytes(await readFile(path.join(dist, rel)));
+        await writeFile(path.join(dist, BUILD_FILES.manifest), JSON.stringify(manifest));
+        await writeFile(path.join(dist, BUILD_FILES.stamp), JSON.stringify({ stamp: await stampOf(site.config), builtAt: new Date().toISOString() }));
+        logger.info(`${site.episodes.length} episodes, ${files.length} files with ETags`);
+      },
+    },
+  };
+}

@@ -1,0 +1,110 @@
+// The build model: loaded content turned into everything the pages render (resources, the index,
+// the discovery document). Computed once per build process and shared by every Astro endpoint.
+import { buildConfig, type BuildConfig } from "./config.ts";
+import { loadContent, type LoadedEpisode } from "./content.ts";
+import { episodeResourceOf } from "../lib/episode.ts";
+import { termsUrl } from "../lib/links.ts";
+import { compareOrder, orderKeyOf } from "../lib/order.ts";
+import { canonicalRef } from "../lib/refs.ts";
+import { scriptResourceOf, transcriptOf } from "../lib/script.ts";
+import { discoveryOf } from "../lib/discovery.ts";
+import type { Podcast } from "../schema/content.ts";
+import type { DiscoveryDocument, EpisodeResource, ScriptResource } from "../schema/api.ts";
+import type { BuildIndex, IndexEntry } from "../schema/build-index.ts";
+
+export interface BuiltEpisode {
+  source: LoadedEpisode;
+  ref: string;
+  resource: EpisodeResource;
+  script: ScriptResource | null;
+  transcript: string | null;
+  entry: IndexEntry;
+}
+
+export interface Site {
+  config: BuildConfig;
+  podcast: Podcast;
+  termsUrl: string;
+  /** Every episode that is or will be published (not drafts, publishedAt set), in list order. */
+  episodes: BuiltEpisode[];
+  index: BuildIndex;
+  discovery: DiscoveryDocument;
+  warnings: string[];
+}
+
+/** Local audio lives under dist/media/<id>.mp3, the direct audioUrl. */
+export function mediaKey(id: string): string {
+  return `${id}.mp3`;
+}
+
+function build(config: BuildConfig, loaded: Awaited<ReturnType<typeof loadContent>>): Site {
+  const origins = { baseUrl: config.baseUrl, siteUrl: config.siteUrl };
+  const publishable = loaded.episodes.filter((e) => e.file.status !== "draft" && e.file.publishedAt !== null);
+  const episodes = publishable.map((source): BuiltEpisode => {
+    const f = source.file;
+    const id = f.id.toLowerCase();
+    const ref = canonicalRef({ id, episodeNumber: f.episodeNumber });
+    const local = source.audioPath !== null;
+    const key = local ? mediaKey(id) : (f.audio?.key ?? null);
+    const audioUrl = local ? `${config.siteUrl}/media/${mediaKey(id)}` : null;
+    const resource = episodeResourceOf(f, origins, audioUrl);
+    const script = source.script.state === "ok" ? scriptResourceOf(resource, source.script.script) : null;
+    const transcript = script === null ? null : transcriptOf(script);
+    const p = Date.parse(f.publishedAt!);
+    return {
+      source,
+      ref,
+      resource,
+      script,
+      transcript,
+      entry: {
+        id,
+        n: f.episodeNumber,
+        p,
+        s: f.discoveredAt === undefined ? p : Date.parse(f.discoveredAt),
+        ref,
+        title: f.title,
+        domains: f.topics.domains,
+        script: source.script.state,
+        transcript: transcript !== null,
+        audio:
+          key === null
+            ? null
+            : {
+                key,
+                bytes: source.audioBytes,
+                etag: source.audioSha256 === null ? null : `"${source.audioSha256.slice(0, 32)}"`,
+              },
+      },
+    };
+  });
+  episodes.sort((a, b) => compareOrder(orderKeyOf(a.entry), orderKeyOf(b.entry)));
+  const terms = termsUrl(origins, loaded.podcast.termsUrl);
+  return {
+    config,
+    podcast: loaded.podcast,
+    termsUrl: terms,
+    episodes,
+    index: {
+      version: 1,
+      show: { slug: loaded.podcast.slug, title: loaded.podcast.title },
+      termsUrl: terms,
+      baseUrl: config.baseUrl,
+      siteUrl: config.siteUrl,
+      episodes: episodes.map((e) => e.entry),
+    },
+    discovery: discoveryOf(loaded.podcast, origins, terms),
+    warnings: loaded.warnings,
+  };
+}
+
+let site: Promise<Site> | null = null;
+
+/** The site of this build process (content and configuration are read once). */
+export function loadSite(): Promise<Site> {
+  if (site === null) {
+    const config = buildConfig();
+    site = loadContent(config.contentDir).then((loaded) => build(config, loaded));
+  }
+  return site;
+}

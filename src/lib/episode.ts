@@ -1,0 +1,26 @@
+// Episode file → API resource (spec §2.1). Absent optional members become null so clients see
+// one shape; shareTitle falls back to the title.
+import type { EpisodeFile } from "../schema/content.ts";
+import type { EpisodeResource } from "../schema/api.ts";
+import { episodeLinks, type Origins } from "./links.ts";
+
+export function episodeResourceOf(ep: EpisodeFile, o: Origins, audioUrl: string | null): EpisodeResource {
+  return {
+    id: ep.id.toLowerCase(),
+    episodeNumber: ep.episodeNumber,
+    title: ep.title,
+    shareTitle: ep.shareTitle ?? ep.title,
+    summary: ep.summary ?? null,
+    description: ep.description ?? null,
+    publishedAt: ep.publishedAt,
+    durationSeconds: ep.durationSeconds ?? null,
+    sourceUrl: ep.sourceUrl ?? null,
+    ...(audioUrl === null ? {} : { audioUrl }),
+    coverImageUrl: ep.coverImageUrl ?? null,
+    hosts: { a: ep.hosts.a, b: ep.hosts.b },
+    archetype: ep.archetype ?? null,
+    kind: { type: ep.kind.type, sourceForm: ep.kind.sourceForm ?? null, eventType: ep.kind.eventType ?? null },
+    topics: { domains: ep.topics.domains, concepts: ep.topics.concepts, entities: ep.topics.entities },
+    links: episodeLinks(o, { id: ep.id.toLowerCase(), episodeNumber: ep.episodeNumber }),
+  };
+}

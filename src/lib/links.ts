@@ -1,0 +1,36 @@
+// Absolute URLs of an episode (spec §2.1 links, PRODUCT.md §3.1). One place builds them all.
+import { canonicalRef } from "./refs.ts";
+
+export interface Origins {
+  /** {base_url}: the API host, no trailing slash. */
+  baseUrl: string;
+  /** {site_url}: the site host, no trailing slash. */
+  siteUrl: string;
+}
+
+export function pageUrl(o: Origins, ref: string): string {
+  return `${o.siteUrl}/episodes/${ref}`;
+}
+
+export function oembedUrl(o: Origins, page: string): string {
+  return `${o.siteUrl}/oembed?url=${encodeURIComponent(page)}&format=json`;
+}
+
+export function episodeLinks(o: Origins, ep: { id: string; episodeNumber: number | null }) {
+  const ref = canonicalRef(ep);
+  const self = `${o.baseUrl}/v1/episodes/${ref}`;
+  const page = pageUrl(o, ref);
+  return {
+    self,
+    audio: `${self}/audio`,
+    script: `${self}/script`,
+    transcript: `${self}/transcript`,
+    page,
+    embed: `${o.siteUrl}/embed/${ref}`,
+    oembed: oembedUrl(o, page),
+  };
+}
+
+export function termsUrl(o: Origins, configured: string | undefined): string {
+  return configured ?? `${o.siteUrl}/terms`;
+}

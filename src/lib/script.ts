@@ -1,0 +1,50 @@
+// Script and transcript resources (PRODUCT.md §3.8): speakers mapped to the hosts' display names,
+// stage directions removed, empty segments dropped; the transcript is one line per spoken turn.
+import type { ScriptFile } from "../schema/content.ts";
+import type { ScriptResource } from "../schema/api.ts";
+
+type Hosts = { a: string; b: string };
+
+/** Removes `[laughs]` and `*sighs*` spans and collapses white space. */
+export function stripStageDirections(text: string): string {
+  return text
+    .replace(/\[[^\]]*\]/g, " ")
+    .replace(/\*[^*]*\*/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+export function speakerName(speaker: string, hosts: Hosts): string {
+  if (speaker === "a") return hosts.a;
+  if (speaker === "b") return hosts.b;
+  return speaker;
+}
+
+export function scriptResourceOf(
+  ep: { id: string; episodeNumber: number | null; title: string; hosts: Hosts },
+  script: ScriptFile,
+): ScriptResource {
+  const segments: ScriptResource["segments"] = [];
+  for (const s of script.segments) {
+    const text = stripStageDirections(s.text);
+    if (text.length > 0) segments.push({ speaker: speakerName(s.speaker, ep.hosts), text });
+  }
+  return {
+    id: ep.id,
+    episodeNumber: ep.episodeNumber,
+    title: ep.title,
+    hosts: { a: ep.hosts.a, b: ep.hosts.b },
+    chapters: script.chapters.map((c) => ({
+      title: c.title,
+      ...(c.summary === undefined ? {} : { summary: c.summary }),
+      ...(c.takeaways === undefined ? {} : { takeaways: c.takeaways }),
+    })),
+    segments,
+  };
+}
+
+/** `Speaker Name: text` per turn, in speaking order, ending with a newline. Null when nothing is spoken. */
+export function transcriptOf(script: ScriptResource): string | null {
+  if (script.segments.length === 0) return null;
+  return script.segments.map((s) => `${s.speaker}: ${s.text}\n`).join("");
+}

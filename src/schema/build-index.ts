@@ -1,0 +1,55 @@
+// The compact index the build writes to dist/_api/index.json and the shim loads at start-up:
+// everything the request path needs to resolve references, apply the publication clock, filter
+// and page the list, without reading an episode body. Episodes come in list order.
+import { z } from "zod";
+
+export const scriptState = z.enum(["ok", "missing", "unparseable"]);
+
+export const indexEntry = z.object({
+  id: z.string(),
+  n: z.int().nullable(),
+  /** publishedAt, epoch ms. */
+  p: z.number(),
+  /** discoveredAt (or publishedAt), epoch ms: what `since` compares. */
+  s: z.number(),
+  /** Canonical reference: the number, or the UUID; names the episode's files. */
+  ref: z.string(),
+  title: z.string(),
+  domains: z.array(z.string()),
+  script: scriptState,
+  transcript: z.boolean(),
+  audio: z
+    .object({
+      /** Storage key (local: file name under dist/media; s3: object key). */
+      key: z.string(),
+      bytes: z.int().nullable(),
+      etag: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type IndexEntry = z.infer<typeof indexEntry>;
+
+export const buildIndex = z.object({
+  version: z.literal(1),
+  show: z.object({ slug: z.string(), title: z.string() }),
+  termsUrl: z.string(),
+  baseUrl: z.string(),
+  siteUrl: z.string(),
+  episodes: z.array(indexEntry),
+});
+export type BuildIndex = z.infer<typeof buildIndex>;
+
+/** Files of the build that the shim reads, relative to dist/. */
+export const BUILD_FILES = {
+  index: "_api/index.json",
+  manifest: "_api/manifest.json",
+  discovery: "_api/discovery.json",
+  openapi: "_api/openapi.json",
+  stamp: "_api/build.json",
+} as const;
+
+export function episodeFile(ref: string, part: "json" | "script" | "transcript"): string {
+  if (part === "json") return `_api/episodes/${ref}.json`;
+  if (part === "script") return `_api/episodes/${ref}.script.json`;
+  return `_api/episodes/${ref}.transcript.txt`;
+}

@@ -1,0 +1,73 @@
+// Content schemas: what operators author under content/ (PRODUCT.md §4).
+// The build validates every file with these; nothing else defines the content's shape.
+import { z } from "zod";
+
+/** Domain facet slug (spec §2.1). Also used for concepts and entities. */
+export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+/** Any-case UUID. zod 4's z.uuid() rejects some valid-looking ids, so a plain pattern it is. */
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+const slug = z.string().regex(SLUG_PATTERN, "must be a slug matching ^[a-z0-9][a-z0-9-]{0,63}$");
+const dateTime = z.iso.datetime({ offset: true });
+const url = z.url({ protocol: /^https?$/ });
+
+export const podcastSchema = z.strictObject({
+  title: z.string().min(1),
+  slug,
+  description: z.string(),
+  language: z.string().min(2),
+  author: z.string().min(1),
+  termsUrl: url.optional(),
+  coverImageUrl: url.optional(),
+});
+export type Podcast = z.infer<typeof podcastSchema>;
+
+export const hostsSchema = z.strictObject({ a: z.string().min(1), b: z.string().min(1) });
+
+export const episodeFileSchema = z.strictObject({
+  id: z.string().regex(UUID_PATTERN, "must be a UUID"),
+  episodeNumber: z.int().min(1).max(999_999_999).nullable(),
+  title: z.string().min(1),
+  shareTitle: z.string().min(1).optional(),
+  summary: z.string().optional(),
+  description: z.string().optional(),
+  status: z.enum(["published", "draft"]).default("published"),
+  publishedAt: dateTime.nullable(),
+  discoveredAt: dateTime.optional(),
+  durationSeconds: z.int().min(0).optional(),
+  sourceUrl: url.optional(),
+  coverImageUrl: url.optional(),
+  hosts: hostsSchema,
+  archetype: z.string().min(1).optional(),
+  kind: z.strictObject({
+    type: z.string().min(1),
+    sourceForm: z.string().min(1).optional(),
+    eventType: z.string().min(1).optional(),
+  }),
+  topics: z.strictObject({
+    domains: z.array(slug),
+    concepts: z.array(slug),
+    entities: z.array(slug),
+  }),
+  audio: z
+    .strictObject({
+      file: z.string().min(1).optional(),
+      key: z.string().min(1).optional(),
+      bytes: z.int().min(0).optional(),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lower-case hex digits").optional(),
+    })
+    .optional(),
+});
+export type EpisodeFile = z.infer<typeof episodeFileSchema>;
+
+export const scriptFileSchema = z.strictObject({
+  chapters: z.array(
+    z.strictObject({
+      title: z.string().min(1),
+      summary: z.string().optional(),
+      takeaways: z.array(z.string()).optional(),
+    }),
+  ),
+  segments: z.array(z.strictObject({ speaker: z.string().min(1), text: z.string() })),
+});
+export type ScriptFile = z.infer<typeof scriptFileSchema>;
