@@ -4,6 +4,8 @@ import { finishBuild } from "./src/build/integration.ts";
 
 export default defineConfig({
   output: "static",
+  // Tests build several fixture sites at once; each gets its own cache so builds never collide.
+  ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: process.env.ASTRO_CACHE_DIR } : {}),
   trailingSlash: "never",
   build: { format: "file" },
   integrations: [finishBuild()],
