@@ -31,9 +31,11 @@ export function parseRange(header: string | null, size: number): RangeResult {
       continue;
     }
     const start = Number(r[1]);
-    const end = r[2] === "" ? size - 1 : Number(r[2]);
-    if (end < start) return { kind: "none" }; // invalid syntax per §14.1.1: ignore the header
+    // A written last position before the first is invalid syntax (§14.1.1): ignore the header.
+    // (Compare the written one only: `bytes=<size>-` is unsatisfiable, not invalid.)
+    if (r[2] !== "" && Number(r[2]) < start) return { kind: "none" };
     if (start >= size) continue;
+    const end = r[2] === "" ? size - 1 : Number(r[2]);
     ranges.push({ start, end: Math.min(end, size - 1) });
   }
   if (ranges.length === 0) return { kind: "unsatisfiable" };
