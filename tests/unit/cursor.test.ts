@@ -68,7 +68,7 @@ describe("cursors (PRODUCT.md §3.3)", () => {
 
   it("a wrong checksum makes the cursor invalid", () => {
     const bytes = fromBase64Url(encodeCursor(sample))!;
-    bytes[bytes.length - 1] ^= 0x01;
+    bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0x01;
     expect(decodeCursor(toBase64Url(bytes))).toBeNull();
   });
 
