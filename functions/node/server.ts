@@ -27,7 +27,10 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
     }
   }
   const method = FORBIDDEN_METHODS.has(req.method ?? "") ? "PATCH" : (req.method ?? "GET");
-  return new Request(new URL(req.url ?? "/", "http://localhost"), { method, headers, signal });
+  // An origin-form target is a path: "//v1" must not be read as a scheme-relative URL with host "v1".
+  const target = req.url ?? "/";
+  const url = target.startsWith("/") ? new URL(`http://localhost${target}`) : new URL(target, "http://localhost");
+  return new Request(url, { method, headers, signal });
 }
 
 async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
