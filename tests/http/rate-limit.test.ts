@@ -1,0 +1,220 @@
+// Rate limits (spec §8, PRODUCT.md §3.7): 120 metadata and 30 audio requests per minute per client
+// IP, 429 rate_limited with Retry-After and the RateLimit headers, HEAD and 304 counted, client
+// address from X-Forwarded-For only under TRUST_PROXY, configurable limits. Time moves through the
+// injected clock, never by sleeping.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningServer } from "../../functions/node/main.ts";
+import { clock, episode, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
+import { call, expectCors, expectError, expectLicense, json, stableHeaders, TONE, type Reply } from "../support/http.ts";
+
+const T = Date.UTC(2026, 5, 1, 12, 0, 0);
+const ep = episode({ episodeNumber: 1, publishedAt: "2026-01-01T00:00:00Z" });
+const METADATA = ["/v1", "/v1/episodes", "/v1/episodes?limit=1", "/v1/episodes/1", `/v1/episodes/${ep.id}`, "/v1/episodes/1/script", "/v1/episodes/1/transcript"];
+const TERMS = "http://localhost:4321/terms";
+
+let site: Site;
+let proxied: RunningServer;
+let direct: RunningServer;
+const proxiedClock = clock(T);
+const directClock = clock(T);
+
+beforeAll(async () => {
+  site = await makeSite("ratelimit", [{ episode: ep, script: script(), audio: TONE }]);
+  proxied = await serveSite(site, { now: proxiedClock.now, env: { TRUST_PROXY: "1" } });
+  direct = await serveSite(site, { now: directClock.now, env: { RATE_LIMIT_METADATA_PER_MIN: "5", RATE_LIMIT_AUDIO_PER_MIN: "2" } });
+});
+afterAll(async () => {
+  await proxied?.close();
+  await direct?.close();
+  await removeSite(site);
+});
+
+let nextIp = 1;
+/** A fresh client address behind the trusted proxy. */
+function freshIp(): string {
+  return `203.0.113.${nextIp++}`;
+}
+
+const from = (ip: string, p: string, headers: Record<string, string> = {}, method = "GET") =>
+  call(proxied.url, p, { method, headers: { "X-Forwarded-For": ip, ...headers } });
+
+/** Sends `n` requests, asserting none is limited; returns the replies. */
+async function spend(n: number, send: (i: number) => Promise<Reply>): Promise<Reply[]> {
+  const out: Reply[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await send(i);
+    expect(r.status, `request ${i + 1} of ${n}`).not.toBe(429);
+    out.push(r);
+  }
+  return out;
+}
+
+function expectLimited(r: Reply): number {
+  expectError(r, 429, "rate_limited");
+  const retry = r.headers.get("retry-after");
+  expect(retry).toMatch(/^\d+$/);
+  expect(Number(retry)).toBeGreaterThanOrEqual(1);
+  expect(Number(retry)).toBeLessThanOrEqual(60);
+  expect(r.headers.get("cache-control")).toBe("no-store");
+  expect(r.headers.get("ratelimit-policy")).toBeTruthy();
+  expect(r.headers.get("ratelimit")).toBeTruthy();
+  expectCors(r.headers);
+  expectLicense(r.headers, TERMS);
+  return Number(retry);
+}
+
+function field(header: string | null, key: string): number {
+  const m = new RegExp(`(?:^|;)\\s*${key}=(\\d+)`).exec(header ?? "");
+  expect(m, `${key} in '${header}'`).not.toBeNull();
+  return Number(m![1]);
+}
+
+describe("metadata bucket: 120 requests per minute per IP", () => {
+  it("answers the 121st metadata request 429 rate_limited with Retry-After, no-store and RateLimit headers", async () => {
+    const ip = freshIp();
+    const ok = await spend(120, (i) => from(ip, METADATA[i % METADATA.length]!));
+    expect(ok.every((r) => r.status === 200)).toBe(true);
+    expectLimited(await from(ip, "/v1/episodes/1"));
+  });
+
+  it("limits every metadata route once the bucket is spent, errors included", async () => {
+    const ip = freshIp();
+    await spend(120, () => from(ip, "/v1"));
+    for (const p of [...METADATA, "/v1/episodes/999", "/v1/episodes/abc", "/v1/episodes?limit=0", "/v1/nothing"]) expectLimited(await from(ip, p));
+  });
+
+  it("counts errors: 120 not-found requests spend the bucket", async () => {
+    const ip = freshIp();
+    await spend(120, () => from(ip, "/v1/episodes/999"));
+    expectLimited(await from(ip, "/v1/episodes/1"));
+  });
+
+  it("states the policy and counts down the remaining requests in RateLimit", async () => {
+    const ip = freshIp();
+    const [first, second] = await spend(2, () => from(ip, "/v1/episodes/1"));
+    for (const r of [first!, second!]) {
+      expect(field(r.headers.get("ratelimit-policy"), "q")).toBe(120);
+      expect(field(r.headers.get("ratelimit-policy"), "w")).toBe(60);
+      expect(field(r.headers.get("ratelimit"), "t")).toBeGreaterThanOrEqual(1);
+    }
+    expect(field(first!.headers.get("ratelimit"), "r")).toBe(119);
+    expect(field(second!.headers.get("ratelimit"), "r")).toBe(118);
+  });
+
+  it("counts HEAD requests, and answers HEAD with the headers of the GET 429", async () => {
+    const ip = freshIp();
+    await spend(120, (i) => from(ip, METADATA[i % METADATA.length]!, {}, "HEAD"));
+    const get = await from(ip, "/v1/episodes/1");
+    expectLimited(get);
+    const head = await from(ip, "/v1/episodes/1", {}, "HEAD");
+    expect(head.status).toBe(429);
+    expect(head.bytes.byteLength).toBe(0);
+    expect(stableHeaders(head.headers)).toEqual(stableHeaders(get.headers));
+  });
+
+  it("counts 304 answers, and never answers 304 once limited", async () => {
+    const ip = freshIp();
+    const etag = (await from(ip, "/v1/episodes/1")).headers.get("etag")!;
+    const replies = await spend(119, () => from(ip, "/v1/episodes/1", { "If-None-Match": etag }));
+    expect(replies.every((r) => r.status === 304)).toBe(true);
+    expectLimited(await from(ip, "/v1/episodes/1", { "If-None-Match": etag }));
+  });
+
+  it("lets a request through after waiting the Retry-After seconds", async () => {
+    const ip = freshIp();
+    await spend(120, () => from(ip, "/v1/episodes"));
+    const wait = expectLimited(await from(ip, "/v1/episodes"));
+    proxiedClock.advance(wait * 1000);
+    const r = await from(ip, "/v1/episodes");
+    expect(r.status).toBe(200);
+    expect(field(r.headers.get("ratelimit"), "r")).toBe(119);
+  });
+
+  it("does not limit the OpenAPI document or the direct audio URL", async () => {
+    const ip = freshIp();
+    await spend(120, () => from(ip, "/v1"));
+    expectLimited(await from(ip, "/v1"));
+    for (let i = 0; i < 5; i++) {
+      expect((await from(ip, "/v1/openapi.json")).status).not.toBe(429);
+      expect((await from(ip, `/media/${ep.id}.mp3`, { Range: "bytes=0-0" })).status).toBe(206);
+    }
+  });
+});
+
+describe("audio bucket: 30 requests per minute per IP", () => {
+  it("answers the 31st audio request 429 rate_limited with Retry-After", async () => {
+    const ip = freshIp();
+    const ok = await spend(30, (i) => from(ip, "/v1/episodes/1/audio", i % 2 ? { Range: "bytes=0-9" } : {}));
+    expect(ok.map((r) => r.status)).toEqual(Array.from({ length: 30 }, (_, i) => (i % 2 ? 206 : 200)));
+    const r = await from(ip, "/v1/episodes/1/audio", { Range: "bytes=0-9" });
+    expectLimited(r);
+    expect(field(r.headers.get("ratelimit-policy"), "q")).toBe(30);
+  });
+
+  it("keeps the audio and metadata buckets apart", async () => {
+    const ip = freshIp();
+    await spend(30, () => from(ip, "/v1/episodes/1/audio", {}, "HEAD"));
+    expectLimited(await from(ip, "/v1/episodes/1/audio"));
+    expect((await from(ip, "/v1/episodes/1")).status).toBe(200);
+
+    const other = freshIp();
+    await spend(120, () => from(other, "/v1/episodes/1"));
+    expectLimited(await from(other, "/v1/episodes/1"));
+    expect((await from(other, "/v1/episodes/1/audio")).status).toBe(200);
+  });
+
+  it("counts HEAD and 304 on audio", async () => {
+    const ip = freshIp();
+    const etag = (await from(ip, "/v1/episodes/1/audio", {}, "HEAD")).headers.get("etag")!;
+    await spend(14, () => from(ip, "/v1/episodes/1/audio", {}, "HEAD"));
+    const conditional = await spend(15, () => from(ip, "/v1/episodes/1/audio", { "If-None-Match": etag }));
+    expect(conditional.every((r) => r.status === 304)).toBe(true);
+    expectLimited(await from(ip, "/v1/episodes/1/audio", { "If-None-Match": etag }));
+  });
+});
+
+describe("client addresses", () => {
+  it("gives separate IPs behind a trusted proxy separate buckets", async () => {
+    const a = freshIp();
+    const b = freshIp();
+    await spend(120, () => from(a, "/v1"));
+    expectLimited(await from(a, "/v1"));
+    expect((await from(b, "/v1")).status).toBe(200);
+  });
+
+  it("trusts only the configured number of hops from the right of X-Forwarded-For", async () => {
+    const ip = freshIp();
+    // A client cannot escape its bucket by writing addresses to the left of what the proxy appended.
+    await spend(120, (i) => from(`10.9.${i}.1, ${ip}`, "/v1"));
+    expectLimited(await from(`192.0.2.77, ${ip}`, "/v1"));
+  });
+
+  it("ignores X-Forwarded-For without TRUST_PROXY: the socket address is the client", async () => {
+    directClock.advance(61_000);
+    const get = (xff: string) => call(direct.url, "/v1/episodes/1", { headers: { "X-Forwarded-For": xff } });
+    for (let i = 0; i < 5; i++) expect((await get(`198.51.100.${i}`)).status).toBe(200);
+    expectError(await get("198.51.100.200"), 429, "rate_limited");
+    expectError(await call(direct.url, "/v1/episodes/1"), 429, "rate_limited");
+  });
+});
+
+describe("configured limits", () => {
+  it("RATE_LIMIT_METADATA_PER_MIN sets the metadata limit, the policy and the discovery document", async () => {
+    directClock.advance(61_000);
+    const first = await call(direct.url, "/v1");
+    expect(json(first).rateLimits.metadata.limit).toBe(5);
+    expect(field(first.headers.get("ratelimit-policy"), "q")).toBe(5);
+    for (let i = 0; i < 4; i++) expect((await call(direct.url, "/v1/episodes")).status).toBe(200);
+    const r = await call(direct.url, "/v1/episodes");
+    expectError(r, 429, "rate_limited");
+    expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  });
+
+  it("RATE_LIMIT_AUDIO_PER_MIN sets the audio limit", async () => {
+    directClock.advance(61_000);
+    for (let i = 0; i < 2; i++) expect((await call(direct.url, "/v1/episodes/1/audio")).status).toBe(200);
+    const r = await call(direct.url, "/v1/episodes/1/audio");
+    expectError(r, 429, "rate_limited");
+    expect(field(r.headers.get("ratelimit-policy"), "q")).toBe(2);
+  });
+});
