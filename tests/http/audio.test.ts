@@ -1,6 +1,7 @@
 // GET /v1/episodes/<ref>/audio and the direct audioUrl /media/<file> (PRODUCT.md §3.6): whole file,
 // single and multiple ranges (RFC 9110 §14), 416, If-Range, HEAD, Content-Disposition, byte-exact.
 import { randomUUID } from "node:crypto";
+import { existsSync, readdirSync, readlinkSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { episode, makeSite, PODCAST, removeSite, serveSite, type Site } from "../support/fixture.ts";
@@ -13,6 +14,9 @@ const big = episode({ episodeNumber: 44, title: "Big one" });
 const silent = episode({ episodeNumber: 45, title: "No audio yet" });
 const unnumbered = episode({ episodeNumber: null, title: "Unnumbered" });
 const BIG = longTone(40);
+/** Larger than what loopback socket buffers absorb, so a download is still reading when the client leaves. */
+const HUGE = longTone(800);
+const huge = episode({ episodeNumber: 46, title: "Huge one" });
 const SIZE = TONE.byteLength;
 
 let site: Site;
@@ -26,6 +30,7 @@ beforeAll(async () => {
       { episode: unicode, audio: TONE },
       { episode: big, audio: BIG },
       { episode: silent },
+      { episode: huge, audio: HUGE },
       { episode: unnumbered, audio: TONE },
     ],
     {},
@@ -89,6 +94,30 @@ describe("GET /v1/episodes/<ref>/audio: whole file", () => {
     abort.abort();
     await reader.read().catch(() => {});
     expectWhole(await get("/v1/episodes/44/audio"), BIG);
+  });
+
+  it.skipIf(!existsSync("/proc/self/fd"))("stops reading the file when the client hangs up mid-download", async () => {
+    // The server runs in this process: its open audio files are visible in /proc/self/fd.
+    const openAudio = () =>
+      readdirSync("/proc/self/fd").filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).endsWith(".mp3");
+        } catch {
+          return false;
+        }
+      }).length;
+    expect(openAudio()).toBe(0);
+    const aborts = Array.from({ length: 4 }, () => new AbortController());
+    for (const abort of aborts) {
+      const res = await fetch(`${server.url}/v1/episodes/46/audio`, { signal: abort.signal, headers: { Range: "bytes=1000-" } });
+      await res.body!.getReader().read();
+    }
+    expect(openAudio()).toBeGreaterThan(0);
+    for (const abort of aborts) abort.abort();
+    // Wait for the server to notice the hang-ups; a server that kept reading would hold the files open.
+    for (let i = 0; i < 100 && openAudio() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(openAudio()).toBe(0);
+    expectWhole(await get("/v1/episodes/46/audio"), HUGE);
   });
 
   it("answers 404 not_found for an episode without audio", async () => {

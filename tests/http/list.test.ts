@@ -241,6 +241,44 @@ describe("GET /v1/episodes: paging with cursors", () => {
   });
 });
 
+describe("GET /v1/episodes: cursors across a rebuild", () => {
+  it("continues a cursor from the last build at the same position after a rebuild that adds episodes", async () => {
+    const page = json<Page>(await get("?limit=7"));
+    const lastSeen = page.episodes.at(-1)!;
+    const order = expectedOrder();
+    // New content: one newest, one among the episodes already seen, one among those still to come.
+    const p = (id: string) => Date.parse((specs.find((s) => s.episode.id === id)!.episode as Ep).publishedAt);
+    const added = [
+      episode({ episodeNumber: 90, publishedAt: at(NOW - DAY) }),
+      episode({ episodeNumber: 91, publishedAt: at(p(order[5]!) - 1000) }),
+      episode({ episodeNumber: 92, publishedAt: at(p(order[12]!) - 1000) }),
+    ];
+    const rebuilt = await makeSite("list-rebuild", [...specs, ...added.map((e) => ({ episode: e }))]);
+    const next = await serveSite(rebuilt, { now: () => NOW, env: NO_LIMITS });
+    try {
+      const ids: string[] = [];
+      let cursor: string | null = page.pagination.nextCursor;
+      while (cursor !== null) {
+        const r = await call(next.url, `/v1/episodes?limit=7&cursor=${cursor}`);
+        expect(r.status, r.text).toBe(200);
+        const body = json<Page>(r);
+        ids.push(...body.episodes.map((e) => e.id));
+        cursor = body.pagination.nextCursor;
+      }
+      // order[5] and order[12] have publishedAt of their own (no tie), so each addition sits just after one.
+      expect(p(order[4]!)).toBeGreaterThan(p(order[5]!));
+      expect(p(order[6]!)).toBeLessThan(p(order[5]!) - 1000);
+      const want = [...order.slice(7)];
+      want.splice(want.indexOf(order[12]!) + 1, 0, String(added[2]!.id));
+      expect(ids).toEqual(want);
+      expect(ids).not.toContain(lastSeen.id);
+    } finally {
+      await next.close();
+      await removeSite(rebuilt);
+    }
+  });
+});
+
 describe("GET /v1/episodes: limit", () => {
   it.each(["0", "51", "abc", "1.5", "", "-1", "+5", " 5", "5 ", "1e1", "0x10", "99999999999999999999", "５"])(
     "limit=%j answers 400 invalid_limit naming limit",

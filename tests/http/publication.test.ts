@@ -149,6 +149,18 @@ describe("scheduled episodes", () => {
     expect(json<Page>(await get("/v1/episodes?domain=scheduled-only")).episodes.map((e) => e.id)).toEqual([scheduled.id]);
   });
 
+  it("changes the list page's ETag when an episode publishes, so a cached page is not revalidated as unchanged", async () => {
+    const { c, get } = await serveAt(SCHEDULED_AT - 1);
+    const before = await get("/v1/episodes?limit=5");
+    const etag = before.headers.get("etag")!;
+    expect((await get("/v1/episodes?limit=5", { headers: { "If-None-Match": etag } })).status).toBe(304);
+    c.set(SCHEDULED_AT);
+    const after = await get("/v1/episodes?limit=5", { headers: { "If-None-Match": etag } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get("etag")).not.toBe(etag);
+    expect(json<Page>(after).episodes[0]!.id).toBe(scheduled.id);
+  });
+
   it("answers HEAD and conditional requests with 404 too before their time", async () => {
     const { c, get } = await serveAt(SCHEDULED_AT);
     const etag = (await get("/v1/episodes/200")).res.headers.get("etag")!;
