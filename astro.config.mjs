@@ -7,7 +7,9 @@ export default defineConfig({
   // Tests build several fixture sites at once; each gets its own cache so builds never collide.
   ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: process.env.ASTRO_CACHE_DIR } : {}),
   trailingSlash: "never",
-  build: { format: "file" },
+  // Pages send a CSP without 'unsafe-inline': every script and stylesheet must be a file.
+  build: { format: "file", inlineStylesheets: "never" },
+  vite: { build: { assetsInlineLimit: 0 } },
   integrations: [finishBuild()],
   devToolbar: { enabled: false },
 });

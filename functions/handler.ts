@@ -17,6 +17,7 @@ import { baseHeaders, bodyResponse, CACHE, errorResponse, preflightResponse, TYP
 import { parseListQuery } from "./list-query.ts";
 import type { Asset, AssetStore, AudioStorage, RateLimitStore } from "./ports.ts";
 import { RateLimiter, type Bucket } from "./rate-limit.ts";
+import { createSiteRoutes } from "./site-routes.ts";
 
 export interface ShimDeps {
   config: ShimConfig;
@@ -49,6 +50,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
   const { index, assets, storage, config } = deps;
   const now = deps.now ?? Date.now;
   const limiter = new RateLimiter(deps.rateLimitStore, config.rateLimits);
+  const siteRoutes = createSiteRoutes({ index, assets, now });
   const terms = index.data.termsUrl;
   const showSlug = index.data.show.slug;
 
@@ -166,7 +168,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
       const found = await assets.get(c);
       if (found) return bodyResponse(req, ctx, found.body, found.etag, contentTypeOf(c), CACHE.resource);
     }
-    return errorResponse(ctx, "not_found");
+    return siteRoutes.notFound(req, ctx);
   }
 
   return async function handle(req: Request, info: RequestInfo): Promise<Response> {
@@ -179,6 +181,9 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
     try {
       if (isApi) return await api(req, ctx, url, info);
       if (path.startsWith("/media/")) return await media(req, ctx, path.slice("/media/".length));
+      // Pages, player and oEmbed first: they apply the publication clock before any static file.
+      const routed = await siteRoutes.route(req, ctx, url);
+      if (routed !== null) return routed;
       return await site(req, ctx, path);
     } catch {
       // Never a stack trace or a server path in a response.

@@ -14,6 +14,8 @@ export const ERRORS = {
   script_unparseable: { status: 422, message: "This episode's script exists but could not be parsed." },
   transcript_unavailable: { status: 404, message: "This episode has no usable script to derive a transcript from." },
   range_not_satisfiable: { status: 416, message: "The requested range is not satisfiable." },
+  url_required: { status: 400, message: "The url parameter is required: the address of an episode page of this site." },
+  format_not_implemented: { status: 501, message: "Only format=json is available." },
   rate_limited: { status: 429, message: "Too many requests; retry after the number of seconds in Retry-After." },
   upstream_unavailable: { status: 502, message: "Storage or the episode store is temporarily unavailable." },
 } as const;

@@ -1,0 +1,175 @@
+// The site's routes in the shim: home, episode pages, the player, oEmbed and the usage terms.
+// Everything here passes the publication clock: a scheduled episode's page, player and oEmbed
+// answer 404 until its time, without a rebuild, and its prebuilt files are never served by path.
+// The player's CSP (frame-ancestors *, scripts from this origin only) is set here, since a static
+// build cannot carry headers. Portable: no Node or Workers imports.
+import { etagOf } from "../src/lib/etag.ts";
+import { HOME_LIMIT, HOME_MARKER, homeList } from "../src/lib/home.ts";
+import { episodeLinks } from "../src/lib/links.ts";
+import { factsOf, oembedOf, pageRefOf, parseOembedQuery, type OembedBody } from "../src/lib/oembed.ts";
+import { parseRef } from "../src/lib/refs.ts";
+import type { EpisodeResource } from "../src/schema/api.ts";
+import { episodeFile, type IndexEntry } from "../src/schema/build-index.ts";
+import { contentTypeOf } from "./content-type.ts";
+import type { EpisodeIndex } from "./episode-index.ts";
+import { baseHeaders, bodyResponse, CACHE, errorResponse, TYPES, type ResponseContext } from "./http.ts";
+import type { Asset, AssetStore } from "./ports.ts";
+
+/** Build outputs of the site, relative to dist/. */
+export const SITE_FILES = {
+  home: "index.html",
+  terms: "terms.html",
+  notFound: "404.html",
+  embedNotFound: "_api/embed-404.html",
+  page: (ref: string) => `episodes/${ref}.html`,
+  embed: (ref: string) => `embed/${ref}.html`,
+  oembed: (ref: string) => `_api/oembed/${ref}.json`,
+} as const;
+
+/** Hashed file names under /_astro/ never change content: cache them for a year. */
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const EPISODE_PAGE = /^\/episodes\/([^/]+)$/;
+const EMBED_PAGE = /^\/embed\/([^/]+)$/;
+
+export interface SiteRoutesDeps {
+  index: EpisodeIndex;
+  assets: AssetStore;
+  now: () => number;
+}
+
+export interface SiteRoutes {
+  /** The response for a site route, or null when the path is not one (static files follow). */
+  route(req: Request, ctx: ResponseContext, url: URL): Promise<Response | null>;
+  /** The styled 404 page. */
+  notFound(req: Request, ctx: ResponseContext): Promise<Response>;
+}
+
+function originOf(u: string): string | null {
+  try {
+    return new URL(u).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The Content-Security-Policy values of the player and of the other pages. */
+export function contentSecurityPolicies(siteUrl: string, baseUrl: string): { player: string; page: string } {
+  const own = [...new Set(["'self'", originOf(siteUrl), originOf(baseUrl)].filter((o): o is string => o !== null))].join(" ");
+  const common = `default-src 'none'; style-src 'self'; img-src 'self' data:; media-src ${own}; base-uri 'none'; form-action 'none'`;
+  return {
+    player: `${common}; script-src 'self'; frame-ancestors *`,
+    page: `${common}; frame-src ${own}; frame-ancestors 'self'`,
+  };
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
+  const { index, assets, now } = deps;
+  const { siteUrl, baseUrl } = index.data;
+  const csp = contentSecurityPolicies(siteUrl, baseUrl);
+  const origins = { siteUrl, baseUrl };
+  /** The home page for one set of published episodes, keyed by the newest of them. */
+  let homeCache: { key: string; body: Uint8Array; etag: string } | null = null;
+
+  async function load(path: string): Promise<Asset> {
+    const found = await assets.get(path);
+    // The index promised this file; its absence means the deployment is incomplete.
+    if (found === null) throw new Error("build output missing");
+    return found;
+  }
+
+  async function html404(req: Request, ctx: ResponseContext, file: string, policy: string): Promise<Response> {
+    ctx.extra["Content-Security-Policy"] = policy;
+    const found = await assets.get(file);
+    if (found === null) return errorResponse(ctx, "not_found");
+    const h = baseHeaders(ctx);
+    h.set("Content-Type", TYPES.html);
+    h.set("Content-Length", String(found.body.byteLength));
+    h.set("Cache-Control", CACHE.error);
+    return new Response(ctx.method === "HEAD" ? null : (found.body as Uint8Array<ArrayBuffer>), { status: 404, headers: h });
+  }
+
+  function notFound(req: Request, ctx: ResponseContext): Promise<Response> {
+    return html404(req, ctx, SITE_FILES.notFound, csp.page);
+  }
+
+  function resolve(segment: string): IndexEntry | null {
+    const ref = parseRef(segment);
+    return ref === null ? null : index.resolve(ref, now());
+  }
+
+  async function page(req: Request, ctx: ResponseContext, file: string, cache: string): Promise<Response> {
+    ctx.extra["Content-Security-Policy"] = csp.page;
+    const found = await load(file);
+    return bodyResponse(req, ctx, found.body, found.etag, TYPES.html, cache);
+  }
+
+  async function home(req: Request, ctx: ResponseContext): Promise<Response> {
+    const latest = index.latest(now());
+    const key = latest?.id ?? "";
+    if (homeCache === null || homeCache.key !== key) {
+      const template = await load(SITE_FILES.home);
+      const items = index.page(now(), null, null, null, HOME_LIMIT).items;
+      const bodies = await Promise.all(items.map((e) => load(episodeFile(e.ref, "json"))));
+      const episodes = bodies.map((b) => JSON.parse(decoder.decode(b.body)) as EpisodeResource);
+      const body = encoder.encode(decoder.decode(template.body).replace(HOME_MARKER, homeList(episodes)));
+      homeCache = { key, body, etag: await etagOf(body) };
+    }
+    ctx.extra["Content-Security-Policy"] = csp.page;
+    return bodyResponse(req, ctx, homeCache.body, homeCache.etag, TYPES.html, CACHE.list);
+  }
+
+  async function player(req: Request, ctx: ResponseContext, url: URL, entry: IndexEntry | null, cache: string): Promise<Response> {
+    if (entry === null) return html404(req, ctx, SITE_FILES.embedNotFound, csp.player);
+    ctx.extra["Content-Security-Policy"] = csp.player;
+    const found = await load(SITE_FILES.embed(entry.ref));
+    // theme=dark is applied here too (validated exactly), so the dark player needs no script and
+    // never flashes light; any other value is the light default. The accent is the script's job.
+    if (url.searchParams.get("theme") !== "dark") return bodyResponse(req, ctx, found.body, found.etag, TYPES.html, cache);
+    const dark = encoder.encode(decoder.decode(found.body).replace('data-theme="light"', 'data-theme="dark"'));
+    return bodyResponse(req, ctx, dark, `${found.etag.slice(0, -1)}-dark"`, TYPES.html, cache);
+  }
+
+  async function oembed(req: Request, ctx: ResponseContext, url: URL): Promise<Response> {
+    const query = parseOembedQuery(url.searchParams);
+    if (!query.ok) return query.problem === "missing_url" ? errorResponse(ctx, "url_required", "url") : errorResponse(ctx, "format_not_implemented", "format");
+    const segment = pageRefOf(query.url, siteUrl);
+    const entry = segment === null ? null : resolve(segment);
+    if (entry === null) return errorResponse(ctx, "not_found");
+    const found = await load(SITE_FILES.oembed(entry.ref));
+    const { maxwidth, maxheight } = query.size;
+    if (maxwidth === null && maxheight === null) return bodyResponse(req, ctx, found.body, found.etag, TYPES.json, CACHE.resource);
+    const base = JSON.parse(decoder.decode(found.body)) as OembedBody;
+    const embed = episodeLinks(origins, { id: entry.id, episodeNumber: entry.n }).embed;
+    const body = encoder.encode(JSON.stringify(oembedOf(factsOf(base, embed), query.size)));
+    return bodyResponse(req, ctx, body, await etagOf(body), TYPES.json, CACHE.resource);
+  }
+
+  async function route(req: Request, ctx: ResponseContext, url: URL): Promise<Response | null> {
+    const path = url.pathname;
+    if (path === "/" || path === "/index" || path === "/index.html") return home(req, ctx);
+    if (path === "/terms") return page(req, ctx, SITE_FILES.terms, CACHE.resource);
+    if (path === "/oembed") return oembed(req, ctx, url);
+    if (path.startsWith("/_astro/")) {
+      const found = await assets.get(path.slice(1));
+      return found === null ? notFound(req, ctx) : bodyResponse(req, ctx, found.body, found.etag, contentTypeOf(path), IMMUTABLE);
+    }
+    if (path === "/embed/latest") return player(req, ctx, url, index.latest(now()), CACHE.list);
+    const embed = EMBED_PAGE.exec(path);
+    if (embed) return player(req, ctx, url, resolve(embed[1]!), CACHE.resource);
+    if (path === "/embed" || path.startsWith("/embed/")) return html404(req, ctx, SITE_FILES.embedNotFound, csp.player);
+    const episode = EPISODE_PAGE.exec(path);
+    if (episode) {
+      const entry = resolve(episode[1]!);
+      return entry === null ? notFound(req, ctx) : page(req, ctx, SITE_FILES.page(entry.ref), CACHE.resource);
+    }
+    // Every other path under /episodes/ (files by raw name included) is not a page.
+    if (path === "/episodes" || path.startsWith("/episodes/")) return notFound(req, ctx);
+    return null;
+  }
+
+  return { route, notFound };
+}
+

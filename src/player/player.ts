@@ -1,0 +1,260 @@
+// The player's script: upgrades the server-rendered page (native <audio controls> without it) to
+// the custom controls; posts {source, event, id, episodeNumber} to the parent; keyboard, speed,
+// coalesced seeking, error and retry, Media Session, and one-at-a-time playback across the
+// site's embeds on a page. No framework, no storage, no cookies, no requests of its own.
+import { clockTime, spokenTime } from "../lib/duration.ts";
+import { ACCENT_PATTERN, paletteOf, type Theme } from "./accent.ts";
+import { seekCoalescer } from "./seek.ts";
+
+const SOURCE = "service-embed";
+const RATES = [0.75, 1, 1.25, 1.5, 1.75, 2];
+const STEP_SECONDS = 5;
+const PAGE_SECONDS = 30;
+
+type PlayerEvent = "ready" | "play" | "pause" | "ended";
+
+function $<T extends Element>(root: ParentNode, selector: string): T {
+  const el = root.querySelector<T>(selector);
+  if (el === null) throw new Error(`player markup lacks ${selector}`);
+  return el;
+}
+
+function init(): void {
+  const html = document.documentElement;
+  const query = new URLSearchParams(location.search);
+  // The shim already sets data-theme; a plain static host does not, so apply it here too.
+  if (query.get("theme") === "dark") html.dataset.theme = "dark";
+  const theme: Theme = html.dataset.theme === "dark" ? "dark" : "light";
+  const accent = query.get("accent");
+  if (accent !== null && ACCENT_PATTERN.test(accent)) {
+    const palette = paletteOf(accent, theme);
+    html.style.setProperty("--accent", palette.accent);
+    html.style.setProperty("--on-accent", palette.onAccent);
+  }
+
+  const root = $<HTMLElement>(document, "#player");
+  const audio = $<HTMLAudioElement>(root, "audio");
+  const controls = $<HTMLElement>(root, ".controls");
+  const playButton = $<HTMLButtonElement>(root, ".play");
+  const slider = $<HTMLInputElement>(root, ".seek");
+  const time = $<HTMLElement>(root, ".time");
+  const now = $<HTMLElement>(root, ".time .now");
+  const total = $<HTMLElement>(root, ".time .total");
+  const speed = $<HTMLButtonElement>(root, ".speed");
+  const errorBox = $<HTMLElement>(root, ".error");
+  const retry = $<HTMLButtonElement>(root, ".retry");
+
+  const id = root.dataset.id ?? "";
+  const episodeNumber = root.dataset.number ? Number(root.dataset.number) : null;
+  const title = root.dataset.title ?? "";
+  const show = root.dataset.show ?? "";
+  let duration: number | null = root.dataset.duration ? Number(root.dataset.duration) : null;
+
+  /** Whether the audio has been asked to load (first play): before it, nothing touches the network. */
+  let started = false;
+  /** Where the first play starts (seeks before it only move this). */
+  let startAt = 0;
+  /** Last known position, kept for a retry after an error. */
+  let lastTime = 0;
+  let rateIndex = RATES.indexOf(1);
+  /** What the parent was last told, so that each change is posted exactly once. */
+  let told: PlayerEvent | null = null;
+
+  // Media Session: lock screen and hardware keys.
+  const session = "mediaSession" in navigator ? navigator.mediaSession : null;
+  // One embed of this site plays at a time on a page: starting one pauses the others.
+  const me = Math.random().toString(36).slice(2);
+  let channel: BroadcastChannel | null = null;
+  try {
+    channel = "BroadcastChannel" in window ? new BroadcastChannel(SOURCE) : null;
+  } catch {
+    channel = null;
+  }
+  function post(event: PlayerEvent): void {
+    told = event;
+    if (window.parent === window) return;
+    try {
+      window.parent.postMessage({ source: SOURCE, event, id, episodeNumber }, "*");
+    } catch {
+      // A parent that cannot be reached is not the listener's problem.
+    }
+  }
+
+  const seeker = seekCoalescer((t) => {
+    audio.currentTime = t;
+  });
+
+  function lengthText(): string {
+    return duration === null ? "unknown length" : spokenTime(duration);
+  }
+
+  function render(t: number): void {
+    slider.value = String(Math.round(t));
+    slider.setAttribute("aria-valuetext", `${spokenTime(t)} of ${lengthText()}`);
+    now.textContent = clockTime(t);
+  }
+
+  function position(): number {
+    return seeker.target() ?? (started ? audio.currentTime : startAt);
+  }
+
+  function seekTo(t: number, immediate = false): void {
+    const clamped = Math.max(0, duration === null ? t : Math.min(t, duration));
+    render(clamped);
+    if (!started) {
+      startAt = clamped;
+      return;
+    }
+    seeker.request(clamped);
+    if (immediate) seeker.flush();
+  }
+
+  function setDuration(d: number): void {
+    duration = d;
+    slider.max = String(Math.round(d));
+    slider.disabled = false;
+    total.textContent = clockTime(d);
+    render(position());
+  }
+
+  function setPlaying(playing: boolean): void {
+    root.classList.toggle("playing", playing);
+    playButton.setAttribute("aria-label", playing ? "Pause" : "Play");
+  }
+
+  function showError(): void {
+    setPlaying(false);
+    if (told === "play") post("pause");
+    errorBox.hidden = false;
+  }
+
+  function play(): void {
+    errorBox.hidden = true;
+    if (!started) {
+      started = true;
+      if (startAt > 0) audio.currentTime = startAt;
+    }
+    seeker.flush();
+    const p = audio.play();
+    p?.catch((e: unknown) => {
+      const name = e instanceof DOMException ? e.name : "";
+      // AbortError: a pause or a new load interrupted it; NotAllowedError: no user gesture yet.
+      if (name !== "AbortError" && name !== "NotAllowedError") showError();
+    });
+  }
+
+  function toggle(): void {
+    if (audio.paused || audio.ended) play();
+    else audio.pause();
+  }
+
+  // Upgrade: the custom controls replace the native one.
+  audio.controls = false;
+  controls.hidden = false;
+  time.hidden = false;
+  speed.hidden = false;
+
+  audio.addEventListener("play", () => {
+    setPlaying(true);
+    if (told !== "play") post("play");
+    channel?.postMessage({ type: "play", from: me });
+    if (session && "MediaMetadata" in window) session.metadata = new MediaMetadata({ title, artist: show, album: show });
+  });
+  audio.addEventListener("pause", () => {
+    // At a natural end the element pauses and then ends: only `ended` is posted.
+    if (audio.ended) return;
+    setPlaying(false);
+    if (told === "play") post("pause");
+  });
+  audio.addEventListener("ended", () => {
+    setPlaying(false);
+    post("ended");
+  });
+  audio.addEventListener("timeupdate", () => {
+    lastTime = audio.currentTime;
+    if (seeker.target() === null) render(audio.currentTime);
+  });
+  audio.addEventListener("loadedmetadata", () => {
+    if (duration === null && Number.isFinite(audio.duration)) setDuration(audio.duration);
+  });
+  audio.addEventListener("error", showError);
+
+  playButton.addEventListener("click", toggle);
+  slider.addEventListener("input", () => seekTo(Number(slider.value)));
+  slider.addEventListener("change", () => seeker.flush());
+  speed.addEventListener("click", () => {
+    rateIndex = (rateIndex + 1) % RATES.length;
+    const rate = RATES[rateIndex]!;
+    audio.defaultPlaybackRate = rate;
+    audio.playbackRate = rate;
+    speed.textContent = `${rate}×`;
+    speed.setAttribute("aria-label", `Playback speed ${rate}×`);
+  });
+  retry.addEventListener("click", () => {
+    const at = lastTime;
+    errorBox.hidden = true;
+    playButton.focus();
+    audio.load();
+    started = false;
+    startAt = at;
+    play();
+  });
+
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const target = e.target;
+    const key = e.key;
+    if (key === " " || key === "k" || key === "K") {
+      // Space keeps its native meaning on the other buttons (speed, retry).
+      if (key === " " && target instanceof HTMLButtonElement && target !== playButton) return;
+      e.preventDefault();
+      if (!e.repeat) toggle();
+      return;
+    }
+    const onSlider = target === slider;
+    let to: number | null = null;
+    if (key === "ArrowLeft" || (onSlider && key === "ArrowDown")) to = position() - STEP_SECONDS;
+    else if (key === "ArrowRight" || (onSlider && key === "ArrowUp")) to = position() + STEP_SECONDS;
+    else if (onSlider && key === "PageDown") to = position() - PAGE_SECONDS;
+    else if (onSlider && key === "PageUp") to = position() + PAGE_SECONDS;
+    else if (onSlider && key === "Home") to = 0;
+    else if (onSlider && key === "End" && duration !== null) to = duration;
+    if (to === null) return;
+    e.preventDefault();
+    seekTo(to);
+  });
+  // A button clicks on Space's keyup; the keydown above already toggled.
+  document.addEventListener("keyup", (e) => {
+    if (e.key === " " && e.target === playButton) e.preventDefault();
+  });
+
+  // Media Session: lock screen and hardware keys.
+  if (session) {
+    const handlers: [MediaSessionAction, MediaSessionActionHandler][] = [
+      ["play", () => play()],
+      ["pause", () => audio.pause()],
+      ["seekbackward", (d) => seekTo(position() - (d.seekOffset ?? STEP_SECONDS))],
+      ["seekforward", (d) => seekTo(position() + (d.seekOffset ?? STEP_SECONDS))],
+      ["seekto", (d) => seekTo(d.seekTime ?? position(), !d.fastSeek)],
+    ];
+    for (const [action, handler] of handlers) {
+      try {
+        session.setActionHandler(action, handler);
+      } catch {
+        // An action this browser does not know.
+      }
+    }
+  }
+
+  if (channel) {
+    channel.onmessage = (m: MessageEvent) => {
+      const data = m.data as { type?: string; from?: string } | null;
+      if (data?.type === "play" && data.from !== me && !audio.paused) audio.pause();
+    };
+  }
+
+  if (duration !== null) setDuration(duration);
+  post("ready");
+}
+
+init();

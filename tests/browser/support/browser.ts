@@ -1,0 +1,35 @@
+// Debian's Chromium for the browser suite, driven by the playwright library (never a downloaded
+// browser). Found at /usr/bin/chromium; when missing and running as root, installed with apt-get.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chromium, type Browser } from "playwright";
+
+export const CHROMIUM = "/usr/bin/chromium";
+
+export function ensureChromium(): string {
+  if (existsSync(CHROMIUM)) return CHROMIUM;
+  if (process.getuid?.() === 0) {
+    const opts = { stdio: "inherit" as const, env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } };
+    execFileSync("apt-get", ["update"], opts);
+    execFileSync("apt-get", ["install", "-y", "chromium"], opts);
+  }
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium)`);
+  return CHROMIUM;
+}
+
+/** A fresh headless Chromium (Playwright gives each launch its own new user-data-dir). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: ensureChromium(),
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-background-networking",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
