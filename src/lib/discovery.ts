@@ -37,6 +37,7 @@ export function discoveryOf(podcast: Podcast, o: Origins, terms: string): Discov
       oembed: `${o.siteUrl}/oembed`,
       embed: `${o.siteUrl}/embed/{ref}`,
       embedLatest: `${o.siteUrl}/embed/latest`,
+      page: `${o.siteUrl}/episodes/{ref}`,
     },
     rateLimits: rateLimitsOf({ metadataPerMinute: RATE_LIMIT_METADATA_DEFAULT, audioPerMinute: RATE_LIMIT_AUDIO_DEFAULT }),
     pagination: { defaultLimit: PAGE_LIMIT_DEFAULT, maxLimit: PAGE_LIMIT_MAX },
