@@ -36,7 +36,8 @@ async function failingBuild(
 
 const good = () => ({ folder: "good", episode: episode() });
 
-describe("the build fails on invalid content, naming the file and the field", () => {
+// Each test runs a whole build; on a loaded machine one can take tens of seconds.
+describe("the build fails on invalid content, naming the file and the field", { timeout: 180_000 }, () => {
   it("episode.json that is not JSON", async () => {
     const out = await failingBuild("not-json", [good(), { folder: "broken", episode: episode() }], (c) =>
       writeFile(path.join(c, "episodes/broken/episode.json"), '{ "id": "x", '),
