@@ -98,15 +98,17 @@ function init(): void {
     return seeker.target() ?? (started ? audio.currentTime : startAt);
   }
 
-  function seekTo(t: number, immediate = false): void {
+  /** Moves to `t` (clamped): at once, coalesced (default), or held until the slider is released. */
+  function seekTo(t: number, mode: "now" | "soon" | "hold" = "soon"): void {
     const clamped = Math.max(0, duration === null ? t : Math.min(t, duration));
     render(clamped);
     if (!started) {
       startAt = clamped;
       return;
     }
+    if (mode === "hold") return seeker.hold(clamped);
     seeker.request(clamped);
-    if (immediate) seeker.flush();
+    if (mode === "now") seeker.flush();
   }
 
   function setDuration(d: number): void {
@@ -180,8 +182,11 @@ function init(): void {
   audio.addEventListener("error", showError);
 
   playButton.addEventListener("click", toggle);
-  slider.addEventListener("input", () => seekTo(Number(slider.value)));
+  // A drag seeks once, on release; assistive technology sends input then change per step.
+  slider.addEventListener("input", () => seekTo(Number(slider.value), "hold"));
   slider.addEventListener("change", () => seeker.flush());
+  slider.addEventListener("pointerup", () => seeker.flush());
+  slider.addEventListener("pointercancel", () => seeker.flush());
   speed.addEventListener("click", () => {
     rateIndex = (rateIndex + 1) % RATES.length;
     const rate = RATES[rateIndex]!;
@@ -235,7 +240,7 @@ function init(): void {
       ["pause", () => audio.pause()],
       ["seekbackward", (d) => seekTo(position() - (d.seekOffset ?? STEP_SECONDS))],
       ["seekforward", (d) => seekTo(position() + (d.seekOffset ?? STEP_SECONDS))],
-      ["seekto", (d) => seekTo(d.seekTime ?? position(), !d.fastSeek)],
+      ["seekto", (d) => seekTo(d.seekTime ?? position(), d.fastSeek ? "soon" : "now")],
     ];
     for (const [action, handler] of handlers) {
       try {

@@ -2,7 +2,8 @@
 // one per step: the audio route allows 30 requests per minute per IP, and every seek to a part of
 // the file not yet buffered is a new Range request. A seek is applied once input pauses for
 // `quietMs`, and at least every `maxWaitMs` while input goes on, so a 3-second hold costs at most
-// two seeks; the slider's release (flush) applies at once.
+// two seeks. A slider drag only holds its target (hold) until the slider is released (flush): one
+// seek per drag, however long.
 
 export interface Clock {
   now(): number;
@@ -22,6 +23,8 @@ export const SEEK_MAX_WAIT_MS = 2000;
 export interface SeekCoalescer {
   /** Asks for a seek to `t`; the latest request wins. */
   request(t: number): void;
+  /** Keeps `t` as the pending target without applying it until flush. */
+  hold(t: number): void;
   /** Applies the pending seek now, if any. */
   flush(): void;
   /** The pending target, or null when nothing waits. */
@@ -49,6 +52,11 @@ export function seekCoalescer(apply: (t: number) => void, clock: Clock = realClo
       pending = t;
       if (timer !== null) clock.clear(timer);
       timer = clock.set(flush, Math.max(0, Math.min(quietMs, since + maxWaitMs - now)));
+    },
+    hold(t) {
+      if (timer !== null) clock.clear(timer);
+      timer = null;
+      pending = t;
     },
     flush,
     target: () => pending,

@@ -79,7 +79,7 @@ addEventListener("message", (e) => {
   const frame = frames.findIndex((f) => f.contentWindow === e.source);
   window.__messages.push({ frame, origin: e.origin, data: e.data });
 });
-</script></head><body style="margin:0">${frames}</body></html>`);
+</script></head><body style="margin:0"><main><h1 style="font-size:12px;margin:0">Host page</h1>${frames}</main></body></html>`);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
