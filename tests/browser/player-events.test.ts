@@ -184,3 +184,46 @@ describe("speed", () => {
     await page.close();
   });
 });
+
+describe("Media Session", () => {
+  it("sets the episode's metadata on play and handles play, pause, seek back/forward 5 s and seek to", async () => {
+    const context = await browser.newContext();
+    // Record the handlers the player registers, so the test can invoke them as the OS would.
+    await context.addInitScript(() => {
+      const handlers: Record<string, (d: object) => void> = {};
+      (window as unknown as { __handlers: typeof handlers }).__handlers = handlers;
+      const original = MediaSession.prototype.setActionHandler;
+      MediaSession.prototype.setActionHandler = function (action, handler) {
+        if (handler) handlers[action] = handler as (d: object) => void;
+        return original.call(this, action, handler);
+      };
+    });
+    const page = await context.newPage();
+    await page.goto(host.page([`${fx.origin}/embed/2`]));
+    const f = (await (await page.locator("#f0").elementHandle())!.contentFrame())!;
+    await f.locator(".play").waitFor();
+    expect(await f.evaluate(() => Object.keys((window as unknown as { __handlers: object }).__handlers).sort())).toEqual(["pause", "play", "seekbackward", "seekforward", "seekto"]);
+    await f.locator(".play").click();
+    await f.waitForFunction(() => document.querySelector("audio")!.currentTime > 0.2);
+    const metadata = await f.evaluate(() => {
+      const m = navigator.mediaSession.metadata!;
+      return { title: m.title, artist: m.artist };
+    });
+    expect(metadata).toEqual({ title: "Long one", artist: "Fixture Show" });
+    const call = (action: string, details: object = {}) =>
+      f.evaluate(([a, d]) => (window as unknown as { __handlers: Record<string, (d: object) => void> }).__handlers[a as string]!({ action: a, ...(d as object) }), [action, details] as const);
+    await call("seekto", { seekTime: 600 });
+    await f.waitForFunction(() => Math.abs(document.querySelector("audio")!.currentTime - 600) < 2);
+    await call("seekforward");
+    await f.waitForFunction(() => document.querySelector("audio")!.currentTime >= 604);
+    await call("seekbackward");
+    await call("seekbackward");
+    await f.waitForFunction(() => document.querySelector("audio")!.currentTime < 600);
+    await call("pause");
+    expect(await paused(f)).toBe(true);
+    await call("play");
+    expect(await paused(f)).toBe(false);
+    expect(await waitForEvents(page, 4)).toEqual(["ready", "play", "pause", "play"]);
+    await context.close();
+  });
+});
