@@ -33,7 +33,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   return new Request(url, { method, headers, signal });
 }
 
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+export async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((v, k) => (headers[k] = v));
   res.writeHead(response.status, headers);
@@ -41,12 +41,18 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   const length = Number(response.headers.get("content-length") ?? NaN);
   if (length <= SMALL_BODY) return void res.end(new Uint8Array(await response.arrayBuffer()));
   const reader = response.body.getReader();
-  res.on("close", () => void reader.cancel().catch(() => {}));
+  // A hang-up cancels the upstream read and releases a write waiting for "drain", which never
+  // fires once the socket is closed.
+  const hangUp = new AbortController();
+  res.on("close", () => {
+    hangUp.abort();
+    void reader.cancel().catch(() => {});
+  });
   try {
     while (true) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await once(res, "drain");
+      if (!res.write(value)) await once(res, "drain", { signal: hangUp.signal });
     }
     res.end();
   } catch {
