@@ -260,6 +260,12 @@ function init(): void {
 
   if (duration !== null) setDuration(duration);
   post("ready");
+  // A listener who pressed the native control before this script ran is already playing.
+  if (audio.readyState > 0 || !audio.paused) started = true;
+  if (!audio.paused) {
+    setPlaying(true);
+    post("play");
+  }
 }
 
 init();
