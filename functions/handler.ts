@@ -50,7 +50,8 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
   const { index, assets, storage, config } = deps;
   const now = deps.now ?? Date.now;
   const limiter = new RateLimiter(deps.rateLimitStore, config.rateLimits);
-  const siteRoutes = createSiteRoutes({ index, assets, now });
+  // In redirect delivery the player's audio comes from the storage's presigned URLs.
+  const siteRoutes = createSiteRoutes({ index, assets, now, mediaSources: config.audioDelivery === "redirect" ? ["https:"] : [] });
   const terms = index.data.termsUrl;
   const showSlug = index.data.show.slug;
 

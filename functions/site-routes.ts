@@ -35,6 +35,8 @@ export interface SiteRoutesDeps {
   index: EpisodeIndex;
   assets: AssetStore;
   now: () => number;
+  /** Further sources the player's audio may come from (redirect delivery: the storage's presigned URLs). */
+  mediaSources?: string[];
 }
 
 export interface SiteRoutes {
@@ -53,9 +55,11 @@ function originOf(u: string): string | null {
 }
 
 /** The Content-Security-Policy values of the player and of the other pages. */
-export function contentSecurityPolicies(siteUrl: string, baseUrl: string): { player: string; page: string } {
-  const own = [...new Set(["'self'", originOf(siteUrl), originOf(baseUrl)].filter((o): o is string => o !== null))].join(" ");
-  const common = `default-src 'none'; style-src 'self'; img-src 'self' data:; media-src ${own}; base-uri 'none'; form-action 'none'`;
+export function contentSecurityPolicies(siteUrl: string, baseUrl: string, mediaSources: string[] = []): { player: string; page: string } {
+  const ownList = ["'self'", originOf(siteUrl), originOf(baseUrl)].filter((o): o is string => o !== null);
+  const own = [...new Set(ownList)].join(" ");
+  const media = [...new Set([...ownList, ...mediaSources])].join(" ");
+  const common = `default-src 'none'; style-src 'self'; img-src 'self' data:; media-src ${media}; base-uri 'none'; form-action 'none'`;
   return {
     player: `${common}; script-src 'self'; frame-ancestors *`,
     page: `${common}; frame-src ${own}; frame-ancestors 'self'`,
@@ -68,7 +72,7 @@ const decoder = new TextDecoder();
 export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
   const { index, assets, now } = deps;
   const { siteUrl, baseUrl } = index.data;
-  const csp = contentSecurityPolicies(siteUrl, baseUrl);
+  const csp = contentSecurityPolicies(siteUrl, baseUrl, deps.mediaSources);
   const origins = { siteUrl, baseUrl };
   /** The home page for one set of published episodes, keyed by the newest of them. */
   let homeCache: { key: string; body: Uint8Array; etag: string } | null = null;
