@@ -1,7 +1,8 @@
 // Astro integration that finishes a build: copies local audio to dist/media, writes the manifest of
 // strong ETags for every file, and the stamp `npm start` compares to decide whether to rebuild.
 import { createHash } from "node:crypto";
-import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fg from "fast-glob";
@@ -33,7 +34,9 @@ export function finishBuild(): AstroIntegration {
 
         const files = await fg("**/*", { cwd: dist, onlyFiles: true, ignore: ["media/**", BUILD_FILES.manifest, BUILD_FILES.stamp] });
         const manifest: Record<string, string> = {};
-        for (const rel of files.sort()) manifest[rel] = etagOfBytes(await readFile(path.join(dist, rel)));
+        // Synchronous reads: one awaited readFile per small file costs ~10x more (7–10 s against
+        // 0.9 s for the 59,000 files of a 10,000-episode build; see docs/performance.md).
+        for (const rel of files.sort()) manifest[rel] = etagOfBytes(readFileSync(path.join(dist, rel)));
         await writeFile(path.join(dist, BUILD_FILES.manifest), JSON.stringify(manifest));
         await writeFile(path.join(dist, BUILD_FILES.stamp), JSON.stringify({ stamp: await stampOf(site.config), builtAt: new Date().toISOString() }));
         logger.info(`${site.episodes.length} episodes, ${files.length} files with ETags`);

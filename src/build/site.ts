@@ -98,13 +98,19 @@ function build(config: BuildConfig, loaded: Awaited<ReturnType<typeof loadConten
   };
 }
 
-let site: Promise<Site> | null = null;
+// Kept on globalThis, keyed by configuration: Astro evaluates this module twice in one build process
+// (bundled into the pages, and through astro.config.mjs for the integration), and each copy read
+// all the content again (+7 s and +250 MB at 10,000 episodes; see docs/performance.md).
+const sites = ((globalThis as { [key: symbol]: unknown })[Symbol.for("episode-service.sites")] ??= new Map()) as Map<string, Promise<Site>>;
 
 /** The site of this build process (content and configuration are read once). */
 export function loadSite(): Promise<Site> {
-  if (site === null) {
-    const config = buildConfig();
+  const config = buildConfig();
+  const key = JSON.stringify(config);
+  let site = sites.get(key);
+  if (site === undefined) {
     site = loadContent(config.contentDir).then((loaded) => build(config, loaded));
+    sites.set(key, site);
   }
   return site;
 }
