@@ -19,8 +19,8 @@ async function lastStamp(): Promise<string | null> {
 
 const current = await stampOf(buildConfig());
 if ((await lastStamp()) !== current) {
-  console.log("Content or build settings changed since the last build: building…");
+  console.log("content/, a build variable or the build code changed since the last build: building…");
   const run = spawnSync("npm", ["run", "build", "--silent"], { stdio: "inherit" });
   if (run.status !== 0) process.exit(run.status ?? 1);
-} else console.log("dist/ is up to date with content/: starting at once.");
+} else console.log("dist/ is up to date with content/ and the build settings: starting at once.");
 await serve(dist);

@@ -1,18 +1,29 @@
-// The build stamp: what a build was made from (the content folder's files and the build
-// variables). `npm start` rebuilds only when the stamp of the current inputs differs.
+// The build stamp: what a build was made from (the content folder's files, the build variables and
+// the build's own code). `npm start` rebuilds only when the stamp of the current inputs differs.
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import fg from "fast-glob";
 import type { BuildConfig } from "./config.ts";
+
+/** The project root (this file is src/build/stamp.ts). */
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** Code that shapes dist/: a pull that changes it must rebuild even when content/ did not change. */
+const BUILD_CODE = ["src/**/*", "astro.config.mjs", "package-lock.json"];
+
+function hashFiles(hash: ReturnType<typeof createHash>, cwd: string, rels: string[]): void {
+  for (const rel of rels.sort()) {
+    const info = statSync(path.join(cwd, rel)); // sync: ~10x faster than awaiting each
+    hash.update(`\n${rel}\t${info.size}\t${info.mtimeMs}`);
+  }
+}
 
 export async function stampOf(config: BuildConfig): Promise<string> {
   const hash = createHash("sha256");
   hash.update(JSON.stringify([config.contentDir, config.baseUrl, config.siteUrl]));
-  const files = (await fg("**/*", { cwd: config.contentDir, dot: false, onlyFiles: true })).sort();
-  for (const rel of files) {
-    const info = statSync(path.join(config.contentDir, rel)); // sync: ~10x faster than awaiting each
-    hash.update(`\n${rel}\t${info.size}\t${info.mtimeMs}`);
-  }
+  hashFiles(hash, config.contentDir, await fg("**/*", { cwd: config.contentDir, onlyFiles: true }));
+  hash.update("\n--code--");
+  hashFiles(hash, ROOT, await fg(BUILD_CODE, { cwd: ROOT, onlyFiles: true }));
   return hash.digest("hex");
 }
