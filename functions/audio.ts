@@ -3,7 +3,7 @@
 // Content-Disposition. Bytes stream from storage; nothing holds a whole file in memory.
 import { ifRangeMatches } from "../src/lib/etag.ts";
 import { parseRange, type ByteRange } from "../src/lib/range.ts";
-import { baseHeaders, CACHE, errorResponse, notModified, TYPES, type ResponseContext } from "./http.ts";
+import { baseHeaders, CACHE, errorResponse, notModified, TYPES, type ResponseContext, type ShimRequest } from "./http.ts";
 import type { AudioStorage } from "./ports.ts";
 
 export interface AudioTarget {
@@ -16,7 +16,7 @@ export interface AudioTarget {
 
 const encoder = new TextEncoder();
 
-export async function audioResponse(req: Request, ctx: ResponseContext, storage: AudioStorage, target: AudioTarget): Promise<Response> {
+export async function audioResponse(req: ShimRequest, ctx: ResponseContext, storage: AudioStorage, target: AudioTarget): Promise<Response> {
   let object;
   try {
     object = await storage.head(target.key);

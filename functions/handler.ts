@@ -13,7 +13,7 @@ import { audioResponse } from "./audio.ts";
 import type { ShimConfig } from "./config.ts";
 import { contentTypeOf } from "./content-type.ts";
 import type { EpisodeIndex } from "./episode-index.ts";
-import { baseHeaders, bodyResponse, CACHE, errorResponse, preflightResponse, TYPES, type ResponseContext } from "./http.ts";
+import { baseHeaders, bodyResponse, CACHE, errorResponse, preflightResponse, TYPES, type ResponseContext, type ShimRequest } from "./http.ts";
 import { parseListQuery } from "./list-query.ts";
 import type { Asset, AssetStore, AudioStorage, RateLimitStore } from "./ports.ts";
 import { RateLimiter, type Bucket } from "./rate-limit.ts";
@@ -34,7 +34,8 @@ export interface RequestInfo {
   clientIp: string;
 }
 
-export type Handler = (req: Request, info: RequestInfo) => Promise<Response>;
+export type Handler = (req: ShimRequest, info: RequestInfo) => Promise<Response>;
+export type { ShimRequest };
 
 const EPISODE_ROUTE = /^\/v1\/episodes\/([^/]+)(?:\/([^/]+))?$/;
 const encoder = new TextEncoder();
@@ -63,7 +64,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
   const discoveryBody = encoder.encode(JSON.stringify(discoveryDoc));
   const discovery: Asset = { body: discoveryBody, etag: await etagOf(discoveryBody) };
 
-  async function asset(ctx: ResponseContext, req: Request, path: string, type: string, cache: string): Promise<Response> {
+  async function asset(ctx: ResponseContext, req: ShimRequest, path: string, type: string, cache: string): Promise<Response> {
     let found: Asset | null;
     try {
       found = await assets.get(path);
@@ -75,7 +76,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
     return bodyResponse(req, ctx, found.body, found.etag, type, cache);
   }
 
-  async function list(req: Request, ctx: ResponseContext, url: URL): Promise<Response> {
+  async function list(req: ShimRequest, ctx: ResponseContext, url: URL): Promise<Response> {
     const parsed = parseListQuery(url.searchParams);
     if (!parsed.ok) return errorResponse(ctx, parsed.code, parsed.parameter);
     const { limit, domain, since, after } = parsed.query;
@@ -95,7 +96,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
     return bodyResponse(req, ctx, bytes, await etagOf(bytes), TYPES.json, CACHE.list);
   }
 
-  async function episodeRoute(req: Request, ctx: ResponseContext, url: URL, refText: string, part: string | undefined): Promise<Response> {
+  async function episodeRoute(req: ShimRequest, ctx: ResponseContext, url: URL, refText: string, part: string | undefined): Promise<Response> {
     if (part !== undefined && part !== "audio" && part !== "script" && part !== "transcript") return errorResponse(ctx, "not_found");
     const ref = parseRef(refText);
     if (ref === null) return errorResponse(ctx, "invalid_episode_ref", "ref");
@@ -116,7 +117,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
     }
   }
 
-  async function audio(req: Request, ctx: ResponseContext, entry: IndexEntry, disposition: "attachment" | "inline"): Promise<Response> {
+  async function audio(req: ShimRequest, ctx: ResponseContext, entry: IndexEntry, disposition: "attachment" | "inline"): Promise<Response> {
     if (entry.audio === null) return errorResponse(ctx, "not_found");
     const ep = { id: entry.id, episodeNumber: entry.n, title: entry.title };
     if (config.audioDelivery === "redirect" && storage.presign) {
@@ -137,7 +138,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
     });
   }
 
-  async function api(req: Request, ctx: ResponseContext, url: URL, info: RequestInfo): Promise<Response> {
+  async function api(req: ShimRequest, ctx: ResponseContext, url: URL, info: RequestInfo): Promise<Response> {
     const path = url.pathname;
     const bucket = bucketOf(path);
     if (bucket !== null) {
@@ -154,14 +155,14 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
   }
 
   /** The direct audioUrl of local storage: Range-capable, gated by the publication clock too. */
-  async function media(req: Request, ctx: ResponseContext, key: string): Promise<Response> {
+  async function media(req: ShimRequest, ctx: ResponseContext, key: string): Promise<Response> {
     const entry = index.byMediaKey(key, now());
     if (entry === null || entry.audio === null) return errorResponse(ctx, "not_found");
     return audioResponse(req, ctx, storage, { key: entry.audio.key, etag: entry.audio.etag, disposition: null });
   }
 
   /** Pages and other static outputs; the private prefixes never leave through here. */
-  async function site(req: Request, ctx: ResponseContext, path: string): Promise<Response> {
+  async function site(req: ShimRequest, ctx: ResponseContext, path: string): Promise<Response> {
     const rel = path.replace(/^\/+/, "");
     if (rel.startsWith("_api/") || rel.split("/").some((s) => s === ".." || s === ".")) return errorResponse(ctx, "not_found");
     const candidates = rel === "" ? ["index.html"] : rel.endsWith("/") ? [`${rel}index.html`] : [rel, `${rel}.html`, `${rel}/index.html`];
@@ -172,7 +173,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
     return siteRoutes.notFound(req, ctx);
   }
 
-  return async function handle(req: Request, info: RequestInfo): Promise<Response> {
+  return async function handle(req: ShimRequest, info: RequestInfo): Promise<Response> {
     const url = new URL(req.url);
     const path = url.pathname;
     const isApi = path === "/v1" || path.startsWith("/v1/");

@@ -23,6 +23,19 @@ export const TYPES = {
 
 const EXPOSED = "ETag, Link, Retry-After, Content-Range, Content-Disposition, Accept-Ranges, Content-Length, RateLimit, RateLimit-Policy";
 
+/**
+ * What the shim reads of a request. A Fetch `Request` satisfies it (the Workers entry passes one),
+ * and so does the Node adapter's lighter object, which builds no `Request` or `Headers`.
+ */
+export interface ShimRequest {
+  readonly method: string;
+  /** The absolute URL. */
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+  /** Aborted when the client goes away: upstream reads stop. */
+  readonly signal: AbortSignal;
+}
+
 /** Per-request context: what every response of this request carries. */
 export interface ResponseContext {
   method: string;
@@ -44,14 +57,14 @@ export function baseHeaders(ctx: ResponseContext): Headers {
 const encoder = new TextEncoder();
 
 /** If-None-Match with the weak comparison; there is no Last-Modified, so If-Modified-Since never applies. */
-export function notModified(req: Request, etag: string): boolean {
+export function notModified(req: ShimRequest, etag: string): boolean {
   const inm = req.headers.get("If-None-Match");
   return inm !== null && ifNoneMatchHits(inm, etag);
 }
 
 /** A 200 with a known body and ETag, or 304 when If-None-Match matches; HEAD drops the body. */
 export function bodyResponse(
-  req: Request,
+  req: ShimRequest,
   ctx: ResponseContext,
   body: Uint8Array | string,
   etag: string,

@@ -1,0 +1,64 @@
+// Internal to the Node adapter: the request as the shim reads it (ShimRequest), straight from the
+// IncomingMessage. No Fetch `Request`, `Headers` or `AbortController` is built per request: header
+// reads go to Node's parsed headers, and the abort signal exists only if a route asks for it.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ShimRequest } from "../http.ts";
+
+/** Methods the Fetch API refuses to construct; they are answered 405 like any other non-GET. */
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+/** Header reads as `Headers.get` answers them: any case, repeated fields joined with ", ". */
+class NodeHeaders {
+  readonly #req: IncomingMessage;
+
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+  }
+
+  get(name: string): string | null {
+    const value = this.#req.headers[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+  }
+}
+
+export class NodeRequest implements ShimRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: NodeHeaders;
+  readonly #res: ServerResponse;
+  #abort: AbortController | null = null;
+
+  /** Throws, as the Fetch API does, for a target that is not a URL or carries credentials. */
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    const method = req.method ?? "GET";
+    this.method = FORBIDDEN_METHODS.has(method) ? "PATCH" : method;
+    // An origin-form target is a path: "//v1" must not be read as a scheme-relative URL with host
+    // "v1". The handler parses this URL; a target that does not parse is refused there.
+    const target = req.url ?? "/";
+    if (target.startsWith("/")) this.url = `http://localhost${target}`;
+    else {
+      const url = new URL(target, "http://localhost");
+      if (url.username !== "" || url.password !== "") throw new TypeError("URL with credentials");
+      this.url = url.href;
+    }
+    this.headers = new NodeHeaders(req);
+    this.#res = res;
+  }
+
+  /** Aborted when the response closes before it finished: the client hung up. */
+  get signal(): AbortSignal {
+    if (this.#abort === null) {
+      const abort = new AbortController();
+      this.#abort = abort;
+      const res = this.#res;
+      if (res.closed) {
+        if (!res.writableFinished) abort.abort();
+      } else {
+        res.once("close", () => {
+          if (!res.writableFinished) abort.abort();
+        });
+      }
+    }
+    return this.#abort.signal;
+  }
+}
