@@ -3,7 +3,7 @@
 // Content-Disposition. Bytes stream from storage; nothing holds a whole file in memory.
 import { ifRangeMatches } from "../src/lib/etag.ts";
 import { parseRange, type ByteRange } from "../src/lib/range.ts";
-import { baseHeaders, CACHE, errorResponse, notModified, TYPES, type ResponseContext, type ShimRequest } from "./http.ts";
+import { baseHeaders, CACHE, errorResponse, notModified, TYPES, type HeaderRecord, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
 import type { AudioStorage } from "./ports.ts";
 
 export interface AudioTarget {
@@ -16,7 +16,7 @@ export interface AudioTarget {
 
 const encoder = new TextEncoder();
 
-export async function audioResponse(req: ShimRequest, ctx: ResponseContext, storage: AudioStorage, target: AudioTarget): Promise<Response> {
+export async function audioResponse(req: ShimRequest, ctx: ResponseContext, storage: AudioStorage, target: AudioTarget): Promise<ShimResponse> {
   let object;
   try {
     object = await storage.head(target.key);
@@ -29,13 +29,13 @@ export async function audioResponse(req: ShimRequest, ctx: ResponseContext, stor
   const etag = target.etag ?? object.etag ?? `"${target.key.replace(/[^A-Za-z0-9._-]/g, "")}-${size}"`;
 
   const h = baseHeaders(ctx);
-  h.set("ETag", etag);
-  h.set("Cache-Control", CACHE.audio);
-  h.set("Accept-Ranges", "bytes");
-  if (target.disposition !== null) h.set("Content-Disposition", target.disposition);
+  h.etag = etag;
+  h["cache-control"] = CACHE.audio;
+  h["accept-ranges"] = "bytes";
+  if (target.disposition !== null) h["content-disposition"] = target.disposition;
 
   // A conditional GET that matches answers 304 without touching the bytes.
-  if (notModified(req, etag)) return new Response(null, { status: 304, headers: h });
+  if (notModified(req, etag)) return { status: 304, headers: h, body: null };
 
   let rangeHeader = req.method === "HEAD" ? null : req.headers.get("Range");
   const ifRange = req.headers.get("If-Range");
@@ -52,17 +52,17 @@ export async function audioResponse(req: ShimRequest, ctx: ResponseContext, stor
   const read = (r: ByteRange) => storage.read(target.key, r.start, r.end, req.signal);
   try {
     if (range.kind === "none") {
-      h.set("Content-Type", TYPES.mp3);
-      h.set("Content-Length", String(size));
+      h["content-type"] = TYPES.mp3;
+      h["content-length"] = String(size);
       const body = req.method === "HEAD" || size === 0 ? null : await read({ start: 0, end: size - 1 });
-      return new Response(body, { status: 200, headers: h });
+      return { status: 200, headers: h, body };
     }
     if (range.ranges.length === 1) {
       const r = range.ranges[0]!;
-      h.set("Content-Type", TYPES.mp3);
-      h.set("Content-Range", `bytes ${r.start}-${r.end}/${size}`);
-      h.set("Content-Length", String(r.end - r.start + 1));
-      return new Response(await read(r), { status: 206, headers: h });
+      h["content-type"] = TYPES.mp3;
+      h["content-range"] = `bytes ${r.start}-${r.end}/${size}`;
+      h["content-length"] = String(r.end - r.start + 1);
+      return { status: 206, headers: h, body: await read(r) };
     }
     return multipart(h, range.ranges, size, read);
   } catch {
@@ -72,11 +72,11 @@ export async function audioResponse(req: ShimRequest, ctx: ResponseContext, stor
 
 /** multipart/byteranges (RFC 9110 §14.6): each part read from storage only when it is reached. */
 function multipart(
-  h: Headers,
+  h: HeaderRecord,
   ranges: ByteRange[],
   size: number,
   read: (r: ByteRange) => Promise<ReadableStream<Uint8Array>>,
-): Response {
+): ShimResponse {
   const boundary = `episode-bytes-${crypto.randomUUID().replace(/-/g, "")}`;
   const heads = ranges.map((r, i) =>
     encoder.encode(`${i === 0 ? "" : "\r\n"}--${boundary}\r\nContent-Type: ${TYPES.mp3}\r\nContent-Range: bytes ${r.start}-${r.end}/${size}\r\n\r\n`),
@@ -111,7 +111,7 @@ function multipart(
       await current?.cancel(reason);
     },
   });
-  h.set("Content-Type", `multipart/byteranges; boundary=${boundary}`);
-  h.set("Content-Length", String(length));
-  return new Response(body, { status: 206, headers: h });
+  h["content-type"] = `multipart/byteranges; boundary=${boundary}`;
+  h["content-length"] = String(length);
+  return { status: 206, headers: h, body };
 }

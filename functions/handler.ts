@@ -1,4 +1,5 @@
-// The shim: one fetch-style handler (Request → Response) in front of the static build. It does only
+// The shim: one fetch-style handler in front of the static build (ShimRequest → ShimResponse: a Fetch
+// Request is a ShimRequest, and fetchHandler makes a Fetch Response of the answer). It does only
 // what cannot be precomputed: routing public URLs to build outputs, references and the publication
 // clock, list pages and cursors, conditional requests, audio, CORS, methods and rate limits.
 // It imports nothing of Node or Workers; each runtime's entry passes in its ports.
@@ -13,7 +14,19 @@ import { audioResponse } from "./audio.ts";
 import type { ShimConfig } from "./config.ts";
 import { contentTypeOf } from "./content-type.ts";
 import type { EpisodeIndex } from "./episode-index.ts";
-import { baseHeaders, bodyResponse, CACHE, errorResponse, preflightResponse, TYPES, type ResponseContext, type ShimRequest } from "./http.ts";
+import {
+  baseHeaders,
+  bodyResponse,
+  CACHE,
+  errorResponse,
+  licenseLink,
+  preflightResponse,
+  toResponse,
+  TYPES,
+  type ResponseContext,
+  type ShimRequest,
+  type ShimResponse,
+} from "./http.ts";
 import { parseListQuery } from "./list-query.ts";
 import type { Asset, AssetStore, AudioStorage, RateLimitStore } from "./ports.ts";
 import { RateLimiter, type Bucket } from "./rate-limit.ts";
@@ -34,8 +47,13 @@ export interface RequestInfo {
   clientIp: string;
 }
 
-export type Handler = (req: ShimRequest, info: RequestInfo) => Promise<Response>;
-export type { ShimRequest };
+export type Handler = (req: ShimRequest, info: RequestInfo) => Promise<ShimResponse>;
+export type { ShimRequest, ShimResponse };
+
+/** The handler as a Fetch function (Request → Response), for runtimes that speak Fetch (Workers). */
+export function fetchHandler(handler: Handler): (req: Request, info: RequestInfo) => Promise<Response> {
+  return async (req, info) => toResponse(await handler(req, info));
+}
 
 const EPISODE_ROUTE = /^\/v1\/episodes\/([^/]+)(?:\/([^/]+))?$/;
 const encoder = new TextEncoder();
@@ -53,7 +71,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
   const limiter = new RateLimiter(deps.rateLimitStore, config.rateLimits);
   // In redirect delivery the player's audio comes from the storage's presigned URLs.
   const siteRoutes = createSiteRoutes({ index, assets, now, mediaSources: config.audioDelivery === "redirect" ? ["https:"] : [] });
-  const terms = index.data.termsUrl;
+  const link = licenseLink(index.data.termsUrl);
   const showSlug = index.data.show.slug;
 
   // The discovery document states the limits in force, which are run-time configuration.
@@ -64,7 +82,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
   const discoveryBody = encoder.encode(JSON.stringify(discoveryDoc));
   const discovery: Asset = { body: discoveryBody, etag: await etagOf(discoveryBody) };
 
-  async function asset(ctx: ResponseContext, req: ShimRequest, path: string, type: string, cache: string): Promise<Response> {
+  async function asset(ctx: ResponseContext, req: ShimRequest, path: string, type: string, cache: string): Promise<ShimResponse> {
     let found: Asset | null;
     try {
       found = await assets.get(path);
@@ -76,7 +94,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
     return bodyResponse(req, ctx, found.body, found.etag, type, cache);
   }
 
-  async function list(req: ShimRequest, ctx: ResponseContext, url: URL): Promise<Response> {
+  async function list(req: ShimRequest, ctx: ResponseContext, url: URL): Promise<ShimResponse> {
     const parsed = parseListQuery(url.searchParams);
     if (!parsed.ok) return errorResponse(ctx, parsed.code, parsed.parameter);
     const { limit, domain, since, after } = parsed.query;
@@ -96,7 +114,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
     return bodyResponse(req, ctx, bytes, await etagOf(bytes), TYPES.json, CACHE.list);
   }
 
-  async function episodeRoute(req: ShimRequest, ctx: ResponseContext, url: URL, refText: string, part: string | undefined): Promise<Response> {
+  async function episodeRoute(req: ShimRequest, ctx: ResponseContext, url: URL, refText: string, part: string | undefined): Promise<ShimResponse> {
     if (part !== undefined && part !== "audio" && part !== "script" && part !== "transcript") return errorResponse(ctx, "not_found");
     const ref = parseRef(refText);
     if (ref === null) return errorResponse(ctx, "invalid_episode_ref", "ref");
@@ -117,16 +135,16 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
     }
   }
 
-  async function audio(req: ShimRequest, ctx: ResponseContext, entry: IndexEntry, disposition: "attachment" | "inline"): Promise<Response> {
+  async function audio(req: ShimRequest, ctx: ResponseContext, entry: IndexEntry, disposition: "attachment" | "inline"): Promise<ShimResponse> {
     if (entry.audio === null) return errorResponse(ctx, "not_found");
     const ep = { id: entry.id, episodeNumber: entry.n, title: entry.title };
     if (config.audioDelivery === "redirect" && storage.presign) {
       try {
         if ((await storage.head(entry.audio.key)) === null) return errorResponse(ctx, "not_found");
         const h = baseHeaders(ctx);
-        h.set("Location", await storage.presign(entry.audio.key, contentDisposition(disposition, showSlug, ep)));
-        h.set("Cache-Control", CACHE.noStore);
-        return new Response(null, { status: 302, headers: h });
+        h.location = await storage.presign(entry.audio.key, contentDisposition(disposition, showSlug, ep));
+        h["cache-control"] = CACHE.noStore;
+        return { status: 302, headers: h, body: null };
       } catch {
         return errorResponse(ctx, "upstream_unavailable");
       }
@@ -138,7 +156,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
     });
   }
 
-  async function api(req: ShimRequest, ctx: ResponseContext, url: URL, info: RequestInfo): Promise<Response> {
+  async function api(req: ShimRequest, ctx: ResponseContext, url: URL, info: RequestInfo): Promise<ShimResponse> {
     const path = url.pathname;
     const bucket = bucketOf(path);
     if (bucket !== null) {
@@ -155,14 +173,14 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
   }
 
   /** The direct audioUrl of local storage: Range-capable, gated by the publication clock too. */
-  async function media(req: ShimRequest, ctx: ResponseContext, key: string): Promise<Response> {
+  async function media(req: ShimRequest, ctx: ResponseContext, key: string): Promise<ShimResponse> {
     const entry = index.byMediaKey(key, now());
     if (entry === null || entry.audio === null) return errorResponse(ctx, "not_found");
     return audioResponse(req, ctx, storage, { key: entry.audio.key, etag: entry.audio.etag, disposition: null });
   }
 
   /** Pages and other static outputs; the private prefixes never leave through here. */
-  async function site(req: ShimRequest, ctx: ResponseContext, path: string): Promise<Response> {
+  async function site(req: ShimRequest, ctx: ResponseContext, path: string): Promise<ShimResponse> {
     const rel = path.replace(/^\/+/, "");
     if (rel.startsWith("_api/") || rel.split("/").some((s) => s === ".." || s === ".")) return errorResponse(ctx, "not_found");
     const candidates = rel === "" ? ["index.html"] : rel.endsWith("/") ? [`${rel}index.html`] : [rel, `${rel}.html`, `${rel}/index.html`];
@@ -173,11 +191,11 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
     return siteRoutes.notFound(req, ctx);
   }
 
-  return async function handle(req: ShimRequest, info: RequestInfo): Promise<Response> {
+  return async function handle(req: ShimRequest, info: RequestInfo): Promise<ShimResponse> {
     const url = new URL(req.url);
     const path = url.pathname;
     const isApi = path === "/v1" || path.startsWith("/v1/");
-    const ctx: ResponseContext = { method: req.method, license: isApi ? terms : null, extra: {} };
+    const ctx: ResponseContext = { method: req.method, link: isApi ? link : null, extra: {} };
     if (req.method === "OPTIONS") return preflightResponse(ctx);
     if (req.method !== "GET" && req.method !== "HEAD") return errorResponse(ctx, "method_not_allowed");
     try {

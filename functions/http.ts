@@ -36,21 +36,49 @@ export interface ShimRequest {
   readonly signal: AbortSignal;
 }
 
+/** Response headers: lower-case names (as Fetch `Headers` would give them), each name once. */
+export type HeaderRecord = Record<string, string>;
+
+/**
+ * What the handler answers: status, headers and a body of bytes, a stream (audio) or none. The
+ * Node adapter writes it as it is; `toResponse` makes a Fetch `Response` of it for other runtimes.
+ */
+export interface ShimResponse {
+  status: number;
+  headers: HeaderRecord;
+  body: Uint8Array | ReadableStream<Uint8Array> | null;
+}
+
+export function toResponse(r: ShimResponse): Response {
+  return new Response(r.body as Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null, { status: r.status, headers: r.headers });
+}
+
 /** Per-request context: what every response of this request carries. */
 export interface ResponseContext {
   method: string;
-  /** Terms URL for `Link: <…>; rel="license"` on API responses; null elsewhere. */
-  license: string | null;
-  /** RateLimit / RateLimit-Policy headers of a limited route. */
+  /** The `Link: <terms>; rel="license"` value of API responses; null elsewhere. */
+  link: string | null;
+  /** Further headers of this request's responses, in any case: RateLimit, RateLimit-Policy, CSP. */
   extra: Record<string, string>;
 }
 
-export function baseHeaders(ctx: ResponseContext): Headers {
-  const h = new Headers(ctx.extra);
-  h.set("Access-Control-Allow-Origin", "*");
-  h.set("Access-Control-Expose-Headers", EXPOSED);
-  h.set("X-Content-Type-Options", "nosniff");
-  if (ctx.license !== null) h.set("Link", `<${ctx.license}>; rel="license"`);
+/** The Link header value naming the usage terms. */
+export function licenseLink(termsUrl: string): string {
+  return `<${termsUrl}>; rel="license"`;
+}
+
+/** Copies `more` into `h` under lower-case names (later values win, as `Headers.set`). */
+function setAll(h: HeaderRecord, more: Record<string, string>): void {
+  for (const name in more) h[name.toLowerCase()] = more[name]!;
+}
+
+export function baseHeaders(ctx: ResponseContext): HeaderRecord {
+  const h: HeaderRecord = {};
+  setAll(h, ctx.extra);
+  h["access-control-allow-origin"] = "*";
+  h["access-control-expose-headers"] = EXPOSED;
+  h["x-content-type-options"] = "nosniff";
+  if (ctx.link !== null) h.link = ctx.link;
   return h;
 }
 
@@ -70,37 +98,37 @@ export function bodyResponse(
   etag: string,
   type: string,
   cacheControl: string,
-): Response {
+): ShimResponse {
   const h = baseHeaders(ctx);
-  h.set("ETag", etag);
-  h.set("Cache-Control", cacheControl);
-  if (notModified(req, etag)) return new Response(null, { status: 304, headers: h });
+  h.etag = etag;
+  h["cache-control"] = cacheControl;
+  if (notModified(req, etag)) return { status: 304, headers: h, body: null };
   const bytes = typeof body === "string" ? encoder.encode(body) : body;
-  h.set("Content-Type", type);
-  h.set("Content-Length", String(bytes.byteLength));
-  return new Response(ctx.method === "HEAD" ? null : (bytes as Uint8Array<ArrayBuffer>), { status: 200, headers: h });
+  h["content-type"] = type;
+  h["content-length"] = String(bytes.byteLength);
+  return { status: 200, headers: h, body: ctx.method === "HEAD" ? null : bytes };
 }
 
 /** An error in the envelope (PRODUCT.md §3.4), never cached when it is about load or upstreams. */
-export function errorResponse(ctx: ResponseContext, code: ErrorCode, parameter?: string, more?: Record<string, string>): Response {
+export function errorResponse(ctx: ResponseContext, code: ErrorCode, parameter?: string, more?: Record<string, string>): ShimResponse {
   const envelope = apiError(code, parameter);
   const bytes = encoder.encode(JSON.stringify(envelope));
   const h = baseHeaders(ctx);
   const status = envelope.error.status;
-  h.set("Content-Type", TYPES.json);
-  h.set("Content-Length", String(bytes.byteLength));
-  h.set("Cache-Control", status === 429 || status >= 500 ? CACHE.noStore : CACHE.error);
-  if (status === 405) h.set("Allow", "GET, HEAD");
-  for (const [k, v] of Object.entries(more ?? {})) h.set(k, v);
-  return new Response(ctx.method === "HEAD" ? null : bytes, { status, headers: h });
+  h["content-type"] = TYPES.json;
+  h["content-length"] = String(bytes.byteLength);
+  h["cache-control"] = status === 429 || status >= 500 ? CACHE.noStore : CACHE.error;
+  if (status === 405) h.allow = "GET, HEAD";
+  if (more !== undefined) setAll(h, more);
+  return { status, headers: h, body: ctx.method === "HEAD" ? null : bytes };
 }
 
 /** CORS preflight (PRODUCT.md §3.5). */
-export function preflightResponse(ctx: ResponseContext): Response {
+export function preflightResponse(ctx: ResponseContext): ShimResponse {
   const h = baseHeaders(ctx);
-  h.set("Access-Control-Allow-Methods", "GET, HEAD");
-  h.set("Access-Control-Allow-Headers", "Authorization, X-API-Key, If-None-Match, If-Modified-Since, If-Range, Range");
-  h.set("Access-Control-Max-Age", "86400");
-  h.set("Cache-Control", "public, max-age=86400");
-  return new Response(null, { status: 204, headers: h });
+  h["access-control-allow-methods"] = "GET, HEAD";
+  h["access-control-allow-headers"] = "Authorization, X-API-Key, If-None-Match, If-Modified-Since, If-Range, Range";
+  h["access-control-max-age"] = "86400";
+  h["cache-control"] = "public, max-age=86400";
+  return { status: 204, headers: h, body: null };
 }

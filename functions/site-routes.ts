@@ -12,7 +12,7 @@ import type { EpisodeResource } from "../src/schema/api.ts";
 import { episodeFile, type IndexEntry } from "../src/schema/build-index.ts";
 import { contentTypeOf } from "./content-type.ts";
 import type { EpisodeIndex } from "./episode-index.ts";
-import { baseHeaders, bodyResponse, CACHE, errorResponse, TYPES, type ResponseContext, type ShimRequest } from "./http.ts";
+import { baseHeaders, bodyResponse, CACHE, errorResponse, TYPES, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
 import type { Asset, AssetStore } from "./ports.ts";
 
 /** Build outputs of the site, relative to dist/. */
@@ -41,9 +41,9 @@ export interface SiteRoutesDeps {
 
 export interface SiteRoutes {
   /** The response for a site route, or null when the path is not one (static files follow). */
-  route(req: ShimRequest, ctx: ResponseContext, url: URL): Promise<Response | null>;
+  route(req: ShimRequest, ctx: ResponseContext, url: URL): Promise<ShimResponse | null>;
   /** The styled 404 page. */
-  notFound(req: ShimRequest, ctx: ResponseContext): Promise<Response>;
+  notFound(req: ShimRequest, ctx: ResponseContext): Promise<ShimResponse>;
 }
 
 function originOf(u: string): string | null {
@@ -84,18 +84,18 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     return found;
   }
 
-  async function html404(req: ShimRequest, ctx: ResponseContext, file: string, policy: string): Promise<Response> {
+  async function html404(req: ShimRequest, ctx: ResponseContext, file: string, policy: string): Promise<ShimResponse> {
     ctx.extra["Content-Security-Policy"] = policy;
     const found = await assets.get(file);
     if (found === null) return errorResponse(ctx, "not_found");
     const h = baseHeaders(ctx);
-    h.set("Content-Type", TYPES.html);
-    h.set("Content-Length", String(found.body.byteLength));
-    h.set("Cache-Control", CACHE.error);
-    return new Response(ctx.method === "HEAD" ? null : (found.body as Uint8Array<ArrayBuffer>), { status: 404, headers: h });
+    h["content-type"] = TYPES.html;
+    h["content-length"] = String(found.body.byteLength);
+    h["cache-control"] = CACHE.error;
+    return { status: 404, headers: h, body: ctx.method === "HEAD" ? null : found.body };
   }
 
-  function notFound(req: ShimRequest, ctx: ResponseContext): Promise<Response> {
+  function notFound(req: ShimRequest, ctx: ResponseContext): Promise<ShimResponse> {
     return html404(req, ctx, SITE_FILES.notFound, csp.page);
   }
 
@@ -104,13 +104,13 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     return ref === null ? null : index.resolve(ref, now());
   }
 
-  async function page(req: ShimRequest, ctx: ResponseContext, file: string, cache: string): Promise<Response> {
+  async function page(req: ShimRequest, ctx: ResponseContext, file: string, cache: string): Promise<ShimResponse> {
     ctx.extra["Content-Security-Policy"] = csp.page;
     const found = await load(file);
     return bodyResponse(req, ctx, found.body, found.etag, TYPES.html, cache);
   }
 
-  async function home(req: ShimRequest, ctx: ResponseContext): Promise<Response> {
+  async function home(req: ShimRequest, ctx: ResponseContext): Promise<ShimResponse> {
     const latest = index.latest(now());
     const key = latest?.id ?? "";
     if (homeCache === null || homeCache.key !== key) {
@@ -125,7 +125,7 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     return bodyResponse(req, ctx, homeCache.body, homeCache.etag, TYPES.html, CACHE.list);
   }
 
-  async function player(req: ShimRequest, ctx: ResponseContext, url: URL, entry: IndexEntry | null, cache: string): Promise<Response> {
+  async function player(req: ShimRequest, ctx: ResponseContext, url: URL, entry: IndexEntry | null, cache: string): Promise<ShimResponse> {
     if (entry === null) return html404(req, ctx, SITE_FILES.embedNotFound, csp.player);
     ctx.extra["Content-Security-Policy"] = csp.player;
     const found = await load(SITE_FILES.embed(entry.ref));
@@ -136,7 +136,7 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     return bodyResponse(req, ctx, dark, `${found.etag.slice(0, -1)}-dark"`, TYPES.html, cache);
   }
 
-  async function oembed(req: ShimRequest, ctx: ResponseContext, url: URL): Promise<Response> {
+  async function oembed(req: ShimRequest, ctx: ResponseContext, url: URL): Promise<ShimResponse> {
     const query = parseOembedQuery(url.searchParams);
     if (!query.ok) return query.problem === "missing_url" ? errorResponse(ctx, "url_required", "url") : errorResponse(ctx, "format_not_implemented", "format");
     const segment = pageRefOf(query.url, siteUrl);
@@ -151,7 +151,7 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     return bodyResponse(req, ctx, body, await etagOf(body), TYPES.json, CACHE.resource);
   }
 
-  async function route(req: ShimRequest, ctx: ResponseContext, url: URL): Promise<Response | null> {
+  async function route(req: ShimRequest, ctx: ResponseContext, url: URL): Promise<ShimResponse | null> {
     const path = url.pathname;
     if (path === "/" || path === "/index" || path === "/index.html") return home(req, ctx);
     if (path === "/terms") return page(req, ctx, SITE_FILES.terms, CACHE.resource);

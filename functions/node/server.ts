@@ -1,28 +1,26 @@
-// The Node adapter: node:http in front of the portable handler. It hands the handler a light
-// request object (request.ts; no body: the API takes none), writes the Response with backpressure,
-// and aborts the handler's upstream reads when the client hangs up.
+// The Node adapter: node:http in front of the portable handler, with no Fetch objects in between.
+// It hands the handler a light request object (request.ts; no body: the API takes none), writes the
+// handler's status, headers and bytes directly (streams with backpressure), and aborts the
+// handler's upstream reads when the client hangs up.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { once } from "node:events";
 import { apiError } from "../../src/lib/errors.ts";
 import { clientIpFrom } from "../client-ip.ts";
-import type { Handler } from "../handler.ts";
+import type { Handler, ShimResponse } from "../handler.ts";
 import { NodeRequest } from "./request.ts";
-
-const SMALL_BODY = 256 * 1024;
 
 function socketAddress(req: IncomingMessage): string {
   const a = req.socket.remoteAddress ?? "unknown";
   return a.startsWith("::ffff:") ? a.slice(7) : a;
 }
 
-export async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((v, k) => (headers[k] = v));
-  res.writeHead(response.status, headers);
-  if (response.body === null) return void res.end();
-  const length = Number(response.headers.get("content-length") ?? NaN);
-  if (length <= SMALL_BODY) return void res.end(new Uint8Array(await response.arrayBuffer()));
-  const reader = response.body.getReader();
+/** Writes the handler's answer: bytes in one `end`, a stream with backpressure. */
+export async function writeResponse(res: ServerResponse, response: ShimResponse): Promise<void> {
+  res.writeHead(response.status, response.headers);
+  const body = response.body;
+  if (body === null) return void res.end();
+  if (body instanceof Uint8Array) return void res.end(body);
+  const reader = body.getReader();
   // A hang-up cancels the upstream read and releases a write waiting for "drain", which never
   // fires once the socket is closed.
   const hangUp = new AbortController();

@@ -1,9 +1,14 @@
-// The Node adapter's streaming path, on a real node:http server and a real socket.
+// The Node adapter: its streaming path on a real node:http server and a real socket, and its fast
+// path (no Fetch objects) held to the portable Fetch entry answering the same requests.
 import { createServer } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fetchHandler } from "../../functions/handler.ts";
+import { createNodeHandler, type RunningServer } from "../../functions/node/main.ts";
 import { writeResponse } from "../../functions/node/server.ts";
+import { episode, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
+import { TONE } from "../support/http.ts";
 
 describe("Node adapter streaming", () => {
   it("a client that hangs up while the server waits for drain ends the write and cancels the upstream", async () => {
@@ -17,7 +22,7 @@ describe("Node adapter streaming", () => {
         pull: (c) => c.enqueue(chunk),
         cancel: () => void (cancelled = true),
       });
-      const response = new Response(body, { headers: { "content-type": "application/octet-stream", "content-length": String(2 ** 40) } });
+      const response = { status: 200, headers: { "content-type": "application/octet-stream", "content-length": String(2 ** 40) }, body };
       void writeResponse(res, response).finally(finished);
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -32,5 +37,69 @@ describe("Node adapter streaming", () => {
     await writeDone;
     expect(cancelled).toBe(true);
     server.close();
+  });
+});
+
+describe("the Node fast path and the Fetch entry answer alike", () => {
+  const NOW = Date.UTC(2026, 5, 1);
+  const one = episode({ episodeNumber: 1, title: "One" });
+  const later = episode({ episodeNumber: 2, publishedAt: new Date(NOW + 86_400_000).toISOString() });
+  let site: Site;
+  let server: RunningServer;
+  let viaFetch: ReturnType<typeof fetchHandler>;
+
+  beforeAll(async () => {
+    site = await makeSite("adapters", [{ episode: one, script: script(), audio: TONE }, { episode: later }]);
+    // Two handlers over the same build and clock, each with its own rate-limit counts: the same
+    // sequence of requests gives both the same RateLimit headers.
+    server = await serveSite(site, { now: () => NOW });
+    viaFetch = fetchHandler((await createNodeHandler({ distDir: site.distDir, env: {}, now: () => NOW })).handler);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await removeSite(site);
+  });
+
+  /** Status, headers (without the connection's own) and body bytes of one answer. */
+  async function answer(res: Response) {
+    const headers: [string, string][] = [];
+    res.headers.forEach((v, k) => {
+      if (k !== "date" && k !== "connection" && k !== "keep-alive") headers.push([k, v]);
+    });
+    return { status: res.status, headers: headers.sort(), body: Buffer.from(await res.arrayBuffer()).toString("base64") };
+  }
+
+  const cases: [method: string, target: string, headers?: Record<string, string>][] = [
+    ["GET", "/v1"],
+    ["GET", "/v1/episodes/1"],
+    ["HEAD", "/v1/episodes/1"],
+    ["GET", "/v1/episodes/1", { "If-None-Match": "*" }],
+    ["GET", "/v1/episodes?limit=1"],
+    ["GET", "/v1/episodes/1/script"],
+    ["GET", "/v1/episodes/1/transcript"],
+    ["GET", "/v1/episodes/1/audio"],
+    ["GET", "/v1/episodes/1/audio?download=1", { Range: "bytes=10-99" }],
+    ["GET", "/v1/episodes/1/audio", { Range: "bytes=999999-" }],
+    ["HEAD", "/v1/episodes/1/audio"],
+    ["GET", "/v1/episodes/2"],
+    ["GET", "/v1/episodes/x!"],
+    ["GET", "/v1/episodes?limit=0"],
+    ["OPTIONS", "/v1/episodes"],
+    ["DELETE", "/v1/episodes/1"],
+    ["GET", "/"],
+    ["GET", "/episodes/1"],
+    ["GET", "/embed/1?theme=dark"],
+    ["GET", "/embed/2"],
+    ["GET", "/oembed?url=http://localhost:4321/episodes/1"],
+    ["GET", "/oembed?url=http://localhost:4321/episodes/1&maxwidth=300"],
+    ["GET", "/no/such/page"],
+  ];
+
+  it.each(cases)("%s %s %j: same status, headers and bytes", async (method, target, headers = {}) => {
+    const node = await answer(await fetch(`${server.url}${target}`, { method, headers, redirect: "manual" }));
+    const portable = await answer(await viaFetch(new Request(`http://localhost${target}`, { method, headers }), { clientIp: "127.0.0.1" }));
+    expect(node.status).toBe(portable.status);
+    expect(node.headers).toEqual(portable.headers);
+    expect(node.body).toBe(portable.body);
   });
 });
