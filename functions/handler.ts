@@ -58,6 +58,26 @@ export function fetchHandler(handler: Handler): (req: Request, info: RequestInfo
 const EPISODE_ROUTE = /^\/v1\/episodes\/([^/]+)(?:\/([^/]+))?$/;
 const encoder = new TextEncoder();
 
+const LIST_HEAD = encoder.encode(`{"episodes":[`);
+const COMMA = 0x2c;
+
+/** A list page's bytes: the episodes' built JSON bodies joined as they are, then the pagination. */
+function listBody(episodes: Asset[], pagination: string): Uint8Array {
+  const tail = encoder.encode(`],"pagination":${pagination}}`);
+  let length = LIST_HEAD.byteLength + Math.max(0, episodes.length - 1) + tail.byteLength;
+  for (const e of episodes) length += e.body.byteLength;
+  const out = new Uint8Array(length);
+  out.set(LIST_HEAD);
+  let at = LIST_HEAD.byteLength;
+  episodes.forEach((e, i) => {
+    if (i > 0) out[at++] = COMMA;
+    out.set(e.body, at);
+    at += e.body.byteLength;
+  });
+  out.set(tail, at);
+  return out;
+}
+
 /** Which rate-limit bucket a path counts against, or null for unlimited surfaces. */
 function bucketOf(path: string): Bucket | null {
   if (path === "/v1/openapi.json") return null;
@@ -108,9 +128,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
     if (bodies.some((b) => b === null)) return errorResponse(ctx, "upstream_unavailable");
     const last = page.items[page.items.length - 1];
     const nextCursor = page.more && last ? encodeCursor({ after: orderKeyOf(last), domain, since }) : null;
-    const decoder = new TextDecoder();
-    const body = `{"episodes":[${bodies.map((b) => decoder.decode(b!.body)).join(",")}],"pagination":${JSON.stringify({ nextCursor, limit })}}`;
-    const bytes = encoder.encode(body);
+    const bytes = listBody(bodies as Asset[], JSON.stringify({ nextCursor, limit }));
     return bodyResponse(req, ctx, bytes, await etagOf(bytes), TYPES.json, CACHE.list);
   }
 
