@@ -28,6 +28,7 @@ import {
   type ShimResponse,
 } from "./http.ts";
 import { parseListQuery } from "./list-query.ts";
+import { ByteLru } from "./lru.ts";
 import type { Asset, AssetStore, AudioStorage, RateLimitStore } from "./ports.ts";
 import { RateLimiter, type Bucket } from "./rate-limit.ts";
 import { createSiteRoutes } from "./site-routes.ts";
@@ -58,6 +59,8 @@ export function fetchHandler(handler: Handler): (req: Request, info: RequestInfo
 const EPISODE_ROUTE = /^\/v1\/episodes\/([^/]+)(?:\/([^/]+))?$/;
 const encoder = new TextEncoder();
 
+/** Memory for composed list pages (a full page of 50 episodes is ~80 KB). */
+const LIST_CACHE_BYTES = 8 * 1024 * 1024;
 const LIST_HEAD = encoder.encode(`{"episodes":[`);
 const COMMA = 0x2c;
 
@@ -101,6 +104,8 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
   discoveryDoc.rateLimits = rateLimitsOf(config.rateLimits);
   const discoveryBody = encoder.encode(JSON.stringify(discoveryDoc));
   const discovery: Asset = { body: discoveryBody, etag: await etagOf(discoveryBody) };
+  /** Composed list pages (bytes and ETag), by what determines them. */
+  const pages = new ByteLru<Asset>(LIST_CACHE_BYTES, (a) => a.body.byteLength);
 
   async function asset(ctx: ResponseContext, req: ShimRequest, path: string, type: string, cache: string): Promise<ShimResponse> {
     let found: Asset | null;
@@ -119,17 +124,25 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
     if (!parsed.ok) return errorResponse(ctx, parsed.code, parsed.parameter);
     const { limit, domain, since, after } = parsed.query;
     const page = index.page(now(), domain, after, since, limit);
-    let bodies: (Asset | null)[];
-    try {
-      bodies = await Promise.all(page.items.map((e) => assets.get(episodeFile(e.ref, "json"))));
-    } catch {
-      return errorResponse(ctx, "upstream_unavailable");
-    }
-    if (bodies.some((b) => b === null)) return errorResponse(ctx, "upstream_unavailable");
     const last = page.items[page.items.length - 1];
     const nextCursor = page.more && last ? encodeCursor({ after: orderKeyOf(last), domain, since }) : null;
-    const bytes = listBody(bodies as Asset[], JSON.stringify({ nextCursor, limit }));
-    return bodyResponse(req, ctx, bytes, await etagOf(bytes), TYPES.json, CACHE.list);
+    const pagination = JSON.stringify({ nextCursor, limit });
+    // The page's bytes are fixed by its episodes and its pagination: compose and hash them once.
+    const key = `${pagination}${page.items.map((e) => e.ref).join(",")}`;
+    let composed = pages.get(key);
+    if (composed === undefined) {
+      let bodies: (Asset | null)[];
+      try {
+        bodies = await Promise.all(page.items.map((e) => assets.get(episodeFile(e.ref, "json"))));
+      } catch {
+        return errorResponse(ctx, "upstream_unavailable");
+      }
+      if (bodies.some((b) => b === null)) return errorResponse(ctx, "upstream_unavailable");
+      const bytes = listBody(bodies as Asset[], pagination);
+      composed = { body: bytes, etag: await etagOf(bytes) };
+      pages.set(key, composed);
+    }
+    return bodyResponse(req, ctx, composed.body, composed.etag, TYPES.json, CACHE.list);
   }
 
   async function episodeRoute(req: ShimRequest, ctx: ResponseContext, url: URL, refText: string, part: string | undefined): Promise<ShimResponse> {
