@@ -2,13 +2,16 @@
 // (ENGINEERING.md §3). It never fails a build: every step reports what it could and the exit code is 0.
 //
 //   node scripts/bench.ts [--sizes 1000,10000] [--duration 10] [--connections 32] [--threads 2]
-//                         [--serve-size <N>] [--no-build] [--no-http]
+//                         [--serve-size <N>] [--no-build] [--no-http] [--rounds n] [--baseline <dir>]
 //
 // Build: for each size, synthetic content (scripts/synthetic-content.ts, seed 1) is written to
 // bench/.out/n<N>/content and the real build runs on it (astro build --outDir bench/.out/n<N>/dist),
 // timed with /usr/bin/time -v when present (else by polling /proc). HTTP: the build of --serve-size
 // (default: the largest) is served by `node scripts/serve.ts`, by nginx (bench/nginx.conf) and by a
-// bare node:http server answering the same bytes from memory; wrk measures each in turn.
+// bare node:http server answering the same bytes from memory; wrk measures each in turn, --rounds
+// times over (each target's median round is reported). --baseline <dir> also serves the build with
+// the shim of another checkout (e.g. `git worktree add /tmp/before <ref>`), measured in the same
+// rounds, for before/after figures on a machine whose load varies.
 // See docs/performance.md for the figures and how to read them.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -33,10 +36,13 @@ interface Options {
   serveSize: number | null;
   build: boolean;
   http: boolean;
+  rounds: number;
+  /** Another checkout whose shim (scripts/serve.ts) is measured beside this one. */
+  baseline: string | null;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { sizes: [1000, 10000], duration: 10, connections: 32, threads: 2, serveSize: null, build: true, http: true };
+  const o: Options = { sizes: [1000, 10000], duration: 10, connections: 32, threads: 2, serveSize: null, build: true, http: true, rounds: 1, baseline: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -55,6 +61,8 @@ function parseArgs(argv: string[]): Options {
     else if (a === "--serve-size") o.serveSize = whole(value(), a);
     else if (a === "--no-build") o.build = false;
     else if (a === "--no-http") o.http = false;
+    else if (a === "--rounds") o.rounds = whole(value(), a);
+    else if (a === "--baseline") o.baseline = path.resolve(value());
     else throw new Error(`unknown option ${a}`);
   }
   return o;
@@ -203,6 +211,8 @@ interface WrkFigures {
   non2xx: number;
   socketErrors: string | null;
   raw: string;
+  /** req/s of every round, when there were several (the figures above are the median round's). */
+  rounds?: (number | null)[];
 }
 
 function ms(value: string, unit: string): number {
@@ -296,24 +306,26 @@ async function httpFigures(o: Options, size: number): Promise<{ results: WrkFigu
   if (!existsSync(path.join(dist, EPISODE_FILE))) throw new Error(`${path.relative(ROOT, dist)} has no ${EPISODE_FILE}: build ${size} first`);
   const manifest = JSON.parse(readFileSync(path.join(dist, "_api/manifest.json"), "utf8")) as Record<string, string>;
 
-  const [shimPort, nginxPort, rawPort] = [await freePort(), await freePort(), await freePort()];
+  const [shimPort, nginxPort, rawPort, basePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const results: WrkFigures[] = [];
   let shim: ChildProcess | null = null;
+  let base: ChildProcess | null = null;
   let nginx: ChildProcess | null = null;
   let raw: ChildProcess | null = null;
   let sameBody: boolean | null = null;
   try {
     // serve.ts serves ./dist of its working directory.
-    shim = startChild(
-      "shim",
-      NODE,
-      [path.join(ROOT, "scripts/serve.ts")],
-      {
-        cwd: dir,
-        env: { ...process.env, PORT: String(shimPort), HOST: "127.0.0.1", RATE_LIMIT_METADATA_PER_MIN: "1000000000", RATE_LIMIT_AUDIO_PER_MIN: "1000000000" },
-      },
-      path.join(dir, "serve.log"),
-    );
+    const shimEnv = (port: number) => ({
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      RATE_LIMIT_METADATA_PER_MIN: "1000000000",
+      RATE_LIMIT_AUDIO_PER_MIN: "1000000000",
+    });
+    shim = startChild("shim", NODE, [path.join(ROOT, "scripts/serve.ts")], { cwd: dir, env: shimEnv(shimPort) }, path.join(dir, "serve.log"));
+    if (o.baseline !== null) {
+      base = startChild("baseline shim", NODE, [path.join(o.baseline, "scripts/serve.ts")], { cwd: dir, env: shimEnv(basePort) }, path.join(dir, "serve-baseline.log"));
+    }
     const ngDir = path.join(OUT, "nginx");
     mkdirSync(ngDir, { recursive: true });
     const conf = readFileSync(path.join(ROOT, "bench/nginx.conf"), "utf8")
@@ -332,11 +344,17 @@ async function httpFigures(o: Options, size: number): Promise<{ results: WrkFigu
     const shimUrl = `http://127.0.0.1:${shimPort}`;
     const nginxUrl = `http://127.0.0.1:${nginxPort}`;
     const rawUrl = `http://127.0.0.1:${rawPort}`;
-    await Promise.all([waitFor(`${shimUrl}/v1`, shim, "shim"), waitFor(`${nginxUrl}/`, nginx, "nginx"), waitFor(`${rawUrl}/`, raw, "node:http")]);
+    const baseUrl = `http://127.0.0.1:${basePort}`;
+    await Promise.all([
+      waitFor(`${shimUrl}/v1`, shim, "shim"),
+      waitFor(`${nginxUrl}/`, nginx, "nginx"),
+      waitFor(`${rawUrl}/`, raw, "node:http"),
+      ...(base ? [waitFor(`${baseUrl}/v1`, base, "baseline shim")] : []),
+    ]);
 
-    // Sanity: all three answer 200 with the same episode bytes, and the list answers 200.
+    // Sanity: all answer 200 with the same episode bytes, and the list answers 200.
     const bodies = await Promise.all(
-      [`${shimUrl}${EPISODE_PATH}`, `${nginxUrl}/${EPISODE_FILE}`, `${rawUrl}/`].map(async (u) => {
+      [`${shimUrl}${EPISODE_PATH}`, `${nginxUrl}/${EPISODE_FILE}`, `${rawUrl}/`, ...(base ? [`${baseUrl}${EPISODE_PATH}`] : [])].map(async (u) => {
         const res = await fetch(u);
         return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
       }),
@@ -353,14 +371,32 @@ async function httpFigures(o: Options, size: number): Promise<{ results: WrkFigu
       ["node:http, same bytes from memory", `${rawUrl}/`],
       ["shim, one episode", `${shimUrl}${EPISODE_PATH}`],
       ["shim, list page", `${shimUrl}${LIST_PATH}`],
+      ...(base
+        ? ([
+            ["baseline shim, one episode", `${baseUrl}${EPISODE_PATH}`],
+            ["baseline shim, list page", `${baseUrl}${LIST_PATH}`],
+          ] as [string, string][])
+        : []),
     ];
-    for (const [target, url] of targets) {
-      console.log(`  wrk -t${o.threads} -c${o.connections} -d${o.duration}s --latency ${url}   (${target})`);
-      wrk(o, url, 2); // warm-up: JIT, file cache, connection setup
-      results.push(parseWrk(target, url, wrk(o, url, o.duration)));
+    const runs: WrkFigures[][] = targets.map(() => []);
+    for (let round = 1; round <= o.rounds; round++) {
+      if (o.rounds > 1) console.log(`  round ${round} of ${o.rounds}`);
+      targets.forEach(([target, url], i) => {
+        if (round === 1) {
+          console.log(`  wrk -t${o.threads} -c${o.connections} -d${o.duration}s --latency ${url}   (${target})`);
+          wrk(o, url, 2); // warm-up: JIT, file cache, connection setup
+        }
+        runs[i]!.push(parseWrk(target, url, wrk(o, url, o.duration)));
+      });
+    }
+    for (const r of runs) {
+      // The median round by req/s stands for the target; every round's req/s is kept beside it.
+      const sorted = [...r].sort((a, b) => (a.requestsPerSecond ?? 0) - (b.requestsPerSecond ?? 0));
+      const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+      results.push(o.rounds > 1 ? { ...median, rounds: r.map((x) => x.requestsPerSecond) } : median);
     }
   } finally {
-    await Promise.all([stop(shim), stop(nginx), stop(raw)]);
+    await Promise.all([stop(shim), stop(nginx), stop(raw), stop(base)]);
   }
   return { results, sameBody, notes };
 }
@@ -431,14 +467,19 @@ async function main(): Promise<void> {
     }
   }
   if (http) {
-    console.log(`\nHTTP: wrk -t${o.threads} -c${o.connections} -d${o.duration}s against the ${serveSize}-episode build (wrk and servers share the machine's cores)`);
+    console.log(
+      `\nHTTP: wrk -t${o.threads} -c${o.connections} -d${o.duration}s against the ${serveSize}-episode build (wrk and servers share the machine's cores)` +
+        (o.rounds > 1 ? `; ${o.rounds} rounds, each target's median round` : "") +
+        (o.baseline ? `; baseline shim from ${o.baseline}` : ""),
+    );
     for (const n of http.notes) console.log(`  ${n}`);
-    console.log(`  the three servers answered the same episode bytes: ${http.sameBody}`);
+    console.log(`  the servers answered the same episode bytes: ${http.sameBody}`);
     const w = [36, 10, 9, 9, 9, 9, 8];
     console.log(pad(["target", "req/s", "avg ms", "p50 ms", "p99 ms", "max ms", "non-2xx"], w));
     for (const r of http.results) {
       console.log(pad([r.target, r.requestsPerSecond, r.latencyAvgMs, r.latencyP50Ms, r.latencyP99Ms, r.latencyMaxMs, r.non2xx], w));
       if (r.socketErrors) console.log(`  ${r.target}: ${r.socketErrors}`);
+      if (r.rounds) console.log(`    rounds: ${r.rounds.join(", ")} req/s`);
     }
     const by = (t: string) => http!.results.find((r) => r.target.startsWith(t))?.requestsPerSecond;
     const nginx = by("nginx");
@@ -446,6 +487,7 @@ async function main(): Promise<void> {
     const ep = by("shim, one");
     const list = by("shim, list");
     console.log(`ratios (req/s): shim episode / nginx = ${ratio(ep, nginx)}, shim list / nginx = ${ratio(list, nginx)}, shim episode / node:http = ${ratio(ep, raw)}, node:http / nginx = ${ratio(raw, nginx)}`);
+    if (o.baseline) console.log(`against the baseline shim: episode ×${ratio(ep, by("baseline shim, one"))}, list ×${ratio(list, by("baseline shim, list"))}`);
   }
   const file = path.join(OUT, `results-${startedAt.replace(/[:.]/g, "-")}.json`);
   writeFileSync(
