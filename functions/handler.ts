@@ -29,7 +29,7 @@ import {
 } from "./http.ts";
 import { parseListQuery } from "./list-query.ts";
 import { ByteLru } from "./lru.ts";
-import type { Asset, AssetStore, AudioStorage, RateLimitStore } from "./ports.ts";
+import type { Asset, AssetStore, AudioStorage, EtagFunction, RateLimitStore } from "./ports.ts";
 import { RateLimiter, type Bucket } from "./rate-limit.ts";
 import { createSiteRoutes } from "./site-routes.ts";
 
@@ -41,6 +41,8 @@ export interface ShimDeps {
   rateLimitStore: RateLimitStore;
   /** The clock; tests and the publication schedule depend on it. */
   now?: () => number;
+  /** ETags of bodies composed per request; defaults to etagOf (crypto.subtle). */
+  etag?: EtagFunction;
 }
 
 export interface RequestInfo {
@@ -91,9 +93,10 @@ function bucketOf(path: string): Bucket | null {
 export async function createHandler(deps: ShimDeps): Promise<Handler> {
   const { index, assets, storage, config } = deps;
   const now = deps.now ?? Date.now;
+  const etag = deps.etag ?? etagOf;
   const limiter = new RateLimiter(deps.rateLimitStore, config.rateLimits);
   // In redirect delivery the player's audio comes from the storage's presigned URLs.
-  const siteRoutes = createSiteRoutes({ index, assets, now, mediaSources: config.audioDelivery === "redirect" ? ["https:"] : [] });
+  const siteRoutes = createSiteRoutes({ index, assets, now, etag, mediaSources: config.audioDelivery === "redirect" ? ["https:"] : [] });
   const link = licenseLink(index.data.termsUrl);
   const showSlug = index.data.show.slug;
 
@@ -103,7 +106,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
   const discoveryDoc = JSON.parse(new TextDecoder().decode(discoveryAsset.body)) as Record<string, unknown>;
   discoveryDoc.rateLimits = rateLimitsOf(config.rateLimits);
   const discoveryBody = encoder.encode(JSON.stringify(discoveryDoc));
-  const discovery: Asset = { body: discoveryBody, etag: await etagOf(discoveryBody) };
+  const discovery: Asset = { body: discoveryBody, etag: await etag(discoveryBody) };
   /** Composed list pages (bytes and ETag), by what determines them. */
   const pages = new ByteLru<Asset>(LIST_CACHE_BYTES, (a) => a.body.byteLength);
 
@@ -139,7 +142,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
       }
       if (bodies.some((b) => b === null)) return errorResponse(ctx, "upstream_unavailable");
       const bytes = listBody(bodies as Asset[], pagination);
-      composed = { body: bytes, etag: await etagOf(bytes) };
+      composed = { body: bytes, etag: await etag(bytes) };
       pages.set(key, composed);
     }
     return bodyResponse(req, ctx, composed.body, composed.etag, TYPES.json, CACHE.list);

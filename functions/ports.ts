@@ -27,6 +27,13 @@ export interface AudioStorage {
   presign?(key: string, contentDisposition: string): Promise<string>;
 }
 
+/**
+ * The strong ETag of bytes computed at request time (list pages, discovery, the home page):
+ * `etagOf` of src/lib/etag.ts by default (crypto.subtle); a runtime may pass a faster one that
+ * gives the same tags.
+ */
+export type EtagFunction = (bytes: Uint8Array) => string | Promise<string>;
+
 export interface RateLimitHit {
   /** Requests counted in the current window, this one included. */
   count: number;

@@ -3,7 +3,6 @@
 // answer 404 until its time, without a rebuild, and its prebuilt files are never served by path.
 // The player's CSP (frame-ancestors *, scripts from this origin only) is set here, since a static
 // build cannot carry headers. Portable: no Node or Workers imports.
-import { etagOf } from "../src/lib/etag.ts";
 import { HOME_LIMIT, HOME_MARKER, homeList } from "../src/lib/home.ts";
 import { episodeLinks } from "../src/lib/links.ts";
 import { factsOf, oembedOf, pageRefOf, parseOembedQuery, type OembedBody } from "../src/lib/oembed.ts";
@@ -13,7 +12,7 @@ import { episodeFile, type IndexEntry } from "../src/schema/build-index.ts";
 import { contentTypeOf } from "./content-type.ts";
 import type { EpisodeIndex } from "./episode-index.ts";
 import { baseHeaders, bodyResponse, CACHE, errorResponse, TYPES, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
-import type { Asset, AssetStore } from "./ports.ts";
+import type { Asset, AssetStore, EtagFunction } from "./ports.ts";
 
 /** Build outputs of the site, relative to dist/. */
 export const SITE_FILES = {
@@ -35,6 +34,7 @@ export interface SiteRoutesDeps {
   index: EpisodeIndex;
   assets: AssetStore;
   now: () => number;
+  etag: EtagFunction;
   /** Further sources the player's audio may come from (redirect delivery: the storage's presigned URLs). */
   mediaSources?: string[];
 }
@@ -70,7 +70,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
-  const { index, assets, now } = deps;
+  const { index, assets, now, etag } = deps;
   const { siteUrl, baseUrl } = index.data;
   const csp = contentSecurityPolicies(siteUrl, baseUrl, deps.mediaSources);
   const origins = { siteUrl, baseUrl };
@@ -119,7 +119,7 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
       const bodies = await Promise.all(items.map((e) => load(episodeFile(e.ref, "json"))));
       const episodes = bodies.map((b) => JSON.parse(decoder.decode(b.body)) as EpisodeResource);
       const body = encoder.encode(decoder.decode(template.body).replace(HOME_MARKER, homeList(episodes)));
-      homeCache = { key, body, etag: await etagOf(body) };
+      homeCache = { key, body, etag: await etag(body) };
     }
     ctx.extra["Content-Security-Policy"] = csp.page;
     return bodyResponse(req, ctx, homeCache.body, homeCache.etag, TYPES.html, CACHE.list);
@@ -148,7 +148,7 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     const base = JSON.parse(decoder.decode(found.body)) as OembedBody;
     const embed = episodeLinks(origins, { id: entry.id, episodeNumber: entry.n }).embed;
     const body = encoder.encode(JSON.stringify(oembedOf(factsOf(base, embed), query.size)));
-    return bodyResponse(req, ctx, body, await etagOf(body), TYPES.json, CACHE.resource);
+    return bodyResponse(req, ctx, body, await etag(body), TYPES.json, CACHE.resource);
   }
 
   async function route(req: ShimRequest, ctx: ResponseContext, url: URL): Promise<ShimResponse | null> {

@@ -8,6 +8,7 @@ import { EpisodeIndex } from "../episode-index.ts";
 import { createHandler, type Handler } from "../handler.ts";
 import type { AudioStorage } from "../ports.ts";
 import { MemoryRateLimitStore } from "../rate-limit.ts";
+import { nodeEtag } from "./etag.ts";
 import { FileAssetStore } from "./file-assets.ts";
 import { LocalAudioStorage } from "./local-storage.ts";
 import { createNodeServer } from "./server.ts";
@@ -47,6 +48,7 @@ export async function createNodeHandler(opts: ServeOptions): Promise<{ handler: 
     assets: new FileAssetStore(opts.distDir, manifest),
     storage: opts.storage ?? new LocalAudioStorage(path.join(opts.distDir, "media")),
     rateLimitStore: new MemoryRateLimitStore(),
+    etag: nodeEtag,
     ...(opts.now ? { now: opts.now } : {}),
   });
   return { handler, trustProxy: config.trustProxy };

@@ -1,12 +1,23 @@
 // The Node adapter: its streaming path on a real node:http server and a real socket, and its fast
 // path (no Fetch objects) held to the portable Fetch entry answering the same requests.
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchHandler } from "../../functions/handler.ts";
-import { createNodeHandler, type RunningServer } from "../../functions/node/main.ts";
+import { etagOf } from "../../src/lib/etag.ts";
+import { buildIndex, BUILD_FILES } from "../../src/schema/build-index.ts";
+import { shimConfig } from "../../functions/config.ts";
+import { EpisodeIndex } from "../../functions/episode-index.ts";
+import { createHandler, fetchHandler } from "../../functions/handler.ts";
+import { nodeEtag } from "../../functions/node/etag.ts";
+import { FileAssetStore } from "../../functions/node/file-assets.ts";
+import { LocalAudioStorage } from "../../functions/node/local-storage.ts";
+import type { RunningServer } from "../../functions/node/main.ts";
 import { writeResponse } from "../../functions/node/server.ts";
+import { MemoryRateLimitStore } from "../../functions/rate-limit.ts";
 import { episode, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { TONE } from "../support/http.ts";
 
@@ -50,10 +61,20 @@ describe("the Node fast path and the Fetch entry answer alike", () => {
 
   beforeAll(async () => {
     site = await makeSite("adapters", [{ episode: one, script: script(), audio: TONE }, { episode: later }]);
-    // Two handlers over the same build and clock, each with its own rate-limit counts: the same
+    // The Node entry, and the portable handler with its defaults (crypto.subtle ETags) behind the
+    // Fetch entry, over the same build and clock. Each counts its own rate limits: the same
     // sequence of requests gives both the same RateLimit headers.
     server = await serveSite(site, { now: () => NOW });
-    viaFetch = fetchHandler((await createNodeHandler({ distDir: site.distDir, env: {}, now: () => NOW })).handler);
+    const read = async (rel: string) => JSON.parse(await readFile(path.join(site.distDir, rel), "utf8"));
+    const portable = await createHandler({
+      config: shimConfig({}),
+      index: new EpisodeIndex(buildIndex.parse(await read(BUILD_FILES.index))),
+      assets: new FileAssetStore(site.distDir, await read(BUILD_FILES.manifest)),
+      storage: new LocalAudioStorage(path.join(site.distDir, "media")),
+      rateLimitStore: new MemoryRateLimitStore(),
+      now: () => NOW,
+    });
+    viaFetch = fetchHandler(portable);
   });
   afterAll(async () => {
     await server?.close();
@@ -101,5 +122,17 @@ describe("the Node fast path and the Fetch entry answer alike", () => {
     expect(node.status).toBe(portable.status);
     expect(node.headers).toEqual(portable.headers);
     expect(node.body).toBe(portable.body);
+  });
+});
+
+describe("the Node entry's ETag function", () => {
+  const samples: [string, Uint8Array][] = [
+    ["no bytes", new Uint8Array()],
+    ["one byte", new Uint8Array([0xff])],
+    ["UTF-8 text", new TextEncoder().encode('{"title":"Café über naïve — 東京"}')],
+    ["32 KB of random bytes", new Uint8Array(randomBytes(32 * 1024))],
+  ];
+  it.each(samples)("gives the tag etagOf gives (%s)", async (_name, bytes) => {
+    expect(nodeEtag(bytes)).toBe(await etagOf(bytes));
   });
 });
