@@ -8,10 +8,11 @@
 // bench/.out/n<N>/content and the real build runs on it (astro build --outDir bench/.out/n<N>/dist),
 // timed with /usr/bin/time -v when present (else by polling /proc). HTTP: the build of --serve-size
 // (default: the largest) is served by `node scripts/serve.ts`, by nginx (bench/nginx.conf) and by a
-// bare node:http server answering the same bytes from memory; wrk measures each in turn, --rounds
-// times over (each target's median round is reported). --baseline <dir> also serves the build with
-// the shim of another checkout (e.g. `git worktree add /tmp/before <ref>`), measured in the same
-// rounds, for before/after figures on a machine whose load varies.
+// bare node:http server answering the same bytes from memory. The shim's targets: one episode, one
+// list page asked again and again, and a walk of every list page by cursor. wrk measures each in
+// turn, --rounds times over (each target's median round is reported). --baseline <dir> also serves
+// the build with the shim of another checkout (its functions/, src/, scripts/ and a node_modules),
+// measured in the same rounds, for before/after figures on a machine whose load varies.
 // See docs/performance.md for the figures and how to read them.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -243,8 +244,9 @@ function parseWrk(target: string, url: string, out: string): WrkFigures {
   };
 }
 
-function wrk(o: Options, url: string, seconds: number): string {
-  const run = spawnSync("wrk", [`-t${o.threads}`, `-c${o.connections}`, `-d${seconds}s`, "--latency", url], { encoding: "utf8" });
+function wrk(o: Options, url: string, seconds: number, script?: string): string {
+  const args = [`-t${o.threads}`, `-c${o.connections}`, `-d${seconds}s`, "--latency", ...(script ? ["-s", script] : []), url];
+  const run = spawnSync("wrk", args, { encoding: "utf8" });
   if (run.error) throw run.error;
   return run.stdout + run.stderr;
 }
@@ -286,6 +288,34 @@ function startChild(what: string, cmd: string, args: string[], opts: { cwd: stri
   child.once("exit", () => writeFileSync(logFile, log));
   child.once("error", (e) => console.log(`  ${what}: ${e.message}`));
   return child;
+}
+
+/**
+ * Every list page of the build, followed by cursor from the first, as a wrk script that requests
+ * them in turn (each wrk thread from its own random start): a crawler's walk, where the shim
+ * composes pages its page cache no longer holds, unlike the one page asked again and again.
+ */
+async function writeListWalk(shimUrl: string, file: string): Promise<{ pages: number; bytes: number }> {
+  const paths: string[] = [];
+  let bytes = 0;
+  let cursor: string | null = null;
+  do {
+    const p: string = `${LIST_PATH}${cursor ? `&cursor=${cursor}` : ""}`;
+    const res = await fetch(`${shimUrl}${p}`);
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`list walk: ${p} answered ${res.status}`);
+    paths.push(p);
+    bytes += Buffer.byteLength(text);
+    cursor = (JSON.parse(text) as { pagination: { nextCursor: string | null } }).pagination.nextCursor;
+  } while (cursor !== null);
+  const lua = [
+    `local paths = {\n${paths.map((p) => `  ${JSON.stringify(p)},`).join("\n")}\n}`,
+    "local i = 0",
+    "function init(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); i = math.random(1, #paths) end",
+    "function request() i = i + 1; return wrk.format(\"GET\", paths[(i % #paths) + 1]) end",
+  ].join("\n");
+  writeFileSync(file, `${lua}\n`);
+  return { pages: paths.length, bytes };
 }
 
 const RAW_NODE_SERVER = `
@@ -365,28 +395,35 @@ async function httpFigures(o: Options, size: number): Promise<{ results: WrkFigu
     if (!sameBody) notes.push(`bodies differ or not 200: ${bodies.map((b) => `${b.status}/${b.body.length} B`).join(", ")}`);
     if (list.status !== 200 || listBody.episodes?.length !== 20) notes.push(`list answered ${list.status} with ${listBody.episodes?.length} episodes`);
     notes.push(`episode body ${bodies[0]!.body.length} B; list page ${JSON.stringify(listBody).length} B`);
+    const walkScript = path.join(OUT, "list-walk.lua");
+    const walk = await writeListWalk(shimUrl, walkScript);
+    notes.push(`list walk: ${walk.pages} pages of ${LIST_PATH} by cursor, ${round(walk.bytes / 1e6)} MB in all`);
 
-    const targets: [string, string][] = [
+    // [name, url, wrk script]
+    const targets: [string, string, string?][] = [
       ["nginx, static file", `${nginxUrl}/${EPISODE_FILE}`],
       ["node:http, same bytes from memory", `${rawUrl}/`],
       ["shim, one episode", `${shimUrl}${EPISODE_PATH}`],
       ["shim, list page", `${shimUrl}${LIST_PATH}`],
+      ["shim, list walk", shimUrl, walkScript],
       ...(base
         ? ([
             ["baseline shim, one episode", `${baseUrl}${EPISODE_PATH}`],
             ["baseline shim, list page", `${baseUrl}${LIST_PATH}`],
-          ] as [string, string][])
+            ["baseline shim, list walk", baseUrl, walkScript],
+          ] as [string, string, string?][])
         : []),
     ];
     const runs: WrkFigures[][] = targets.map(() => []);
     for (let round = 1; round <= o.rounds; round++) {
       if (o.rounds > 1) console.log(`  round ${round} of ${o.rounds}`);
-      targets.forEach(([target, url], i) => {
+      targets.forEach(([target, url, script], i) => {
         if (round === 1) {
-          console.log(`  wrk -t${o.threads} -c${o.connections} -d${o.duration}s --latency ${url}   (${target})`);
-          wrk(o, url, 2); // warm-up: JIT, file cache, connection setup
+          const s = script ? ` -s ${path.relative(ROOT, script)}` : "";
+          console.log(`  wrk -t${o.threads} -c${o.connections} -d${o.duration}s --latency${s} ${url}   (${target})`);
+          wrk(o, url, 2, script); // warm-up: JIT, file cache, connection setup
         }
-        runs[i]!.push(parseWrk(target, url, wrk(o, url, o.duration)));
+        runs[i]!.push(parseWrk(target, url, wrk(o, url, o.duration, script)));
       });
     }
     for (const r of runs) {
@@ -485,9 +522,14 @@ async function main(): Promise<void> {
     const nginx = by("nginx");
     const raw = by("node:http");
     const ep = by("shim, one");
-    const list = by("shim, list");
+    const list = by("shim, list page");
     console.log(`ratios (req/s): shim episode / nginx = ${ratio(ep, nginx)}, shim list / nginx = ${ratio(list, nginx)}, shim episode / node:http = ${ratio(ep, raw)}, node:http / nginx = ${ratio(raw, nginx)}`);
-    if (o.baseline) console.log(`against the baseline shim: episode ×${ratio(ep, by("baseline shim, one"))}, list ×${ratio(list, by("baseline shim, list"))}`);
+    if (o.baseline) {
+      const walk = by("shim, list walk");
+      console.log(
+        `against the baseline shim: episode ×${ratio(ep, by("baseline shim, one"))}, list page ×${ratio(list, by("baseline shim, list page"))}, list walk ×${ratio(walk, by("baseline shim, list walk"))}`,
+      );
+    }
   }
   const file = path.join(OUT, `results-${startedAt.replace(/[:.]/g, "-")}.json`);
   writeFileSync(
