@@ -20,6 +20,10 @@ function wholeNumber(env: Env, name: string, fallback: number, min: number): num
 }
 
 export function shimConfig(env: Env): ShimConfig {
+  // The storage port is ready for S3-compatible backends; until one lands, refuse rather than
+  // silently serve from the local folder.
+  const backend = env.AUDIO_BACKEND?.trim() || "local";
+  if (backend !== "local") throw new Error(`AUDIO_BACKEND '${backend}' is not available yet; the only backend is 'local'`);
   const delivery = env.AUDIO_DELIVERY?.trim() || "stream";
   if (delivery !== "stream" && delivery !== "redirect") throw new Error(`AUDIO_DELIVERY must be 'stream' or 'redirect', got '${delivery}'`);
   return {
