@@ -11,18 +11,23 @@ export function slugify(text: string, max = 60): string {
   return slug.slice(0, max).replace(/-+$/, "");
 }
 
-/** `<show-slug>-042-<title-slug>.mp3`, or the episode id when it has no number. */
-export function audioFileName(showSlug: string, ep: { id: string; episodeNumber: number | null; title: string }): string {
+type Named = { id: string; episodeNumber: number | null; title: string };
+
+/** `<show>-<042 or id prefix>-<title>.mp3`, with the title already made safe for a file name. */
+function fileName(showSlug: string, ep: Named, title: string): string {
   const ref = ep.episodeNumber === null ? ep.id.slice(0, 8) : String(ep.episodeNumber).padStart(3, "0");
-  const title = slugify(ep.title);
   return `${[showSlug, ref, title].filter((s) => s.length > 0).join("-")}.mp3`;
 }
 
+/** `<show-slug>-042-<title-slug>.mp3`, or the episode id when it has no number. */
+export function audioFileName(showSlug: string, ep: Named): string {
+  return fileName(showSlug, ep, slugify(ep.title));
+}
+
 /** The same name with the title's letters kept as written (for filename*, RFC 8187). */
-function unicodeFileName(showSlug: string, ep: { id: string; episodeNumber: number | null; title: string }): string {
-  const ref = ep.episodeNumber === null ? ep.id.slice(0, 8) : String(ep.episodeNumber).padStart(3, "0");
+function unicodeFileName(showSlug: string, ep: Named): string {
   const title = ep.title.normalize("NFC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "").slice(0, 60);
-  return `${[showSlug, ref, title].filter((s) => s.length > 0).join("-")}.mp3`;
+  return fileName(showSlug, ep, title);
 }
 
 function encodeRfc8187(value: string): string {
@@ -32,7 +37,7 @@ function encodeRfc8187(value: string): string {
 export function contentDisposition(
   type: "attachment" | "inline",
   showSlug: string,
-  ep: { id: string; episodeNumber: number | null; title: string },
+  ep: Named,
 ): string {
   const ascii = audioFileName(showSlug, ep);
   const unicode = unicodeFileName(showSlug, ep);
