@@ -114,3 +114,9 @@ export function loadSite(): Promise<Site> {
   }
   return site;
 }
+
+/** getStaticPaths of the per-episode pages (episode page, player): one route per built episode. */
+export async function episodeRoutes() {
+  const site = await loadSite();
+  return site.episodes.map((episode) => ({ params: { ref: episode.ref }, props: { episode } }));
+}

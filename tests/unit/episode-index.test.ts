@@ -2,21 +2,10 @@ import { describe, expect, it } from "vitest";
 import { EpisodeIndex } from "../../functions/episode-index.ts";
 import { compareOrder, orderKeyOf } from "../../src/lib/order.ts";
 import type { BuildIndex, IndexEntry } from "../../src/schema/build-index.ts";
+import { prng } from "../../scripts/synthetic-content.ts";
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
-
-/** Deterministic PRNG (mulberry32), so failures reproduce. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function uuid(i: number): string {
   const hex = i.toString(16).padStart(12, "0");
@@ -226,7 +215,7 @@ describe("since (discoveredAt, inclusive)", () => {
 
 describe("the index agrees with the definition of the list on random data", () => {
   it("for random episodes, clocks, domains, since values and limits", () => {
-    const random = rng(20261001);
+    const random = prng(20261001); // deterministic, so failures reproduce
     const DOMAINS = ["ai", "security", "hardware", "policy", "open-source"];
     for (let round = 0; round < 60; round++) {
       const count = 1 + Math.floor(random() * 80);
