@@ -1,6 +1,6 @@
 // Static build: every API body, page and player is rendered to dist/ (see docs/architecture.md).
 import { defineConfig } from "astro/config";
-import { finishBuild } from "./src/build/integration.ts";
+import { finishBuild } from "./src/generate/integration.ts";
 
 export default defineConfig({
   output: "static",

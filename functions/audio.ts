@@ -1,8 +1,8 @@
 // Audio responses (PRODUCT.md §3.6): whole file, single range (206), several ranges
 // (multipart/byteranges), 416, If-Range with the strong comparison, If-None-Match, HEAD, and
 // Content-Disposition. Bytes stream from storage; nothing holds a whole file in memory.
-import { ifRangeMatches } from "../src/lib/etag.ts";
-import { parseRange, type ByteRange } from "../src/lib/range.ts";
+import { ifRangeMatches } from "../src/shared/etag.ts";
+import { parseRange, type ByteRange } from "./range.ts";
 import { baseHeaders, CACHE, errorResponse, notModified, TYPES, type HeaderRecord, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
 import type { AudioStorage } from "./ports.ts";
 

@@ -1,6 +1,6 @@
 // Run-time configuration of the shim (PRODUCT.md §5), read from an environment-like record in
 // this one place, so the Node entry (process.env) and the Workers entry (env bindings) share it.
-import { RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT, type RateLimits } from "../src/lib/limits.ts";
+import { RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT, type RateLimits } from "../src/shared/limits.ts";
 
 export interface ShimConfig {
   rateLimits: RateLimits;

@@ -1,9 +1,9 @@
 // The episode index at request time: reference resolution, the publication clock and list pages,
 // each by lookup or binary search over arrays precomputed at start-up, so a request costs the same
 // at 100 episodes and at 100,000.
-import type { BuildIndex, IndexEntry } from "../src/schema/build-index.ts";
-import { compareOrder, orderKeyOf, type OrderKey } from "../src/lib/order.ts";
-import type { EpisodeRef } from "../src/lib/refs.ts";
+import type { BuildIndex, IndexEntry } from "../src/shared/schema/build-index.ts";
+import { compareOrder, orderKeyOf, type OrderKey } from "../src/shared/order.ts";
+import type { EpisodeRef } from "../src/shared/refs.ts";
 
 /** One ordered sequence of episodes (all, or one domain's), as positions into the index. */
 class Sequence {

@@ -3,13 +3,14 @@
 // what cannot be precomputed: routing public URLs to build outputs, references and the publication
 // clock, list pages and cursors, conditional requests, audio, CORS, methods and rate limits.
 // It imports nothing of Node or Workers; each runtime's entry passes in its ports.
-import { encodeCursor } from "../src/lib/cursor.ts";
-import { etagOf } from "../src/lib/etag.ts";
-import { rateLimitsOf } from "../src/lib/discovery.ts";
-import { contentDisposition } from "../src/lib/filename.ts";
-import { orderKeyOf } from "../src/lib/order.ts";
-import { parseRef } from "../src/lib/refs.ts";
-import { BUILD_FILES, episodeFile, type IndexEntry } from "../src/schema/build-index.ts";
+import { encodeCursor } from "../src/shared/cursor.ts";
+import type { ErrorCode } from "../src/shared/errors.ts";
+import { etagOf } from "../src/shared/etag.ts";
+import { rateLimitsOf } from "../src/generate/discovery.ts";
+import { contentDisposition } from "./filename.ts";
+import { orderKeyOf } from "../src/shared/order.ts";
+import { parseRef } from "../src/shared/refs.ts";
+import { BUILD_FILES, episodeFile, type IndexEntry } from "../src/shared/schema/build-index.ts";
 import { audioResponse } from "./audio.ts";
 import type { ShimConfig } from "./config.ts";
 import { contentTypeOf } from "./content-type.ts";
@@ -21,7 +22,6 @@ import {
   errorResponse,
   licenseLink,
   preflightResponse,
-  toResponse,
   TYPES,
   type ResponseContext,
   type ShimRequest,
@@ -50,13 +50,18 @@ export interface RequestInfo {
   clientIp: string;
 }
 
-export type Handler = (req: ShimRequest, info: RequestInfo) => Promise<ShimResponse>;
-export type { ShimRequest, ShimResponse };
-
-/** The handler as a Fetch function (Request → Response), for runtimes that speak Fetch (Workers). */
-export function fetchHandler(handler: Handler): (req: Request, info: RequestInfo) => Promise<Response> {
-  return async (req, info) => toResponse(await handler(req, info));
+/** What a runtime entry drives: the handler, and the answer to requests it cannot hand over. */
+export interface Shim {
+  /** Answers one request. */
+  handle(req: ShimRequest, info: RequestInfo): Promise<ShimResponse>;
+  /**
+   * The answer to a request the runtime could not turn into a ShimRequest (a target that is not a
+   * URL, headers past the budget): an error of the one error table, with the CORS headers of every
+   * response and, on API paths, the license Link. `path` may be null when even it is unreadable.
+   */
+  refuse(code: ErrorCode, method: string, path: string | null): ShimResponse;
 }
+export type { ShimRequest, ShimResponse };
 
 const EPISODE_ROUTE = /^\/v1\/episodes\/([^/]+)(?:\/([^/]+))?$/;
 const encoder = new TextEncoder();
@@ -90,7 +95,7 @@ function bucketOf(path: string): Bucket | null {
   return "metadata";
 }
 
-export async function createHandler(deps: ShimDeps): Promise<Handler> {
+export async function createHandler(deps: ShimDeps): Promise<Shim> {
   const { index, assets, storage, config } = deps;
   const now = deps.now ?? Date.now;
   const etag = deps.etag ?? etagOf;
@@ -225,7 +230,12 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
     return siteRoutes.notFound(req, ctx);
   }
 
-  return async function handle(req: ShimRequest, info: RequestInfo): Promise<ShimResponse> {
+  function refuse(code: ErrorCode, method: string, path: string | null): ShimResponse {
+    const isApi = path !== null && (path === "/v1" || path.startsWith("/v1/"));
+    return errorResponse({ method, link: isApi ? link : null, extra: {} }, code);
+  }
+
+  async function handle(req: ShimRequest, info: RequestInfo): Promise<ShimResponse> {
     const url = new URL(req.url);
     const path = url.pathname;
     const isApi = path === "/v1" || path.startsWith("/v1/");
@@ -243,5 +253,7 @@ export async function createHandler(deps: ShimDeps): Promise<Handler> {
       // Never a stack trace or a server path in a response.
       return errorResponse(ctx, "upstream_unavailable");
     }
-  };
+  }
+
+  return { handle, refuse };
 }

@@ -1,7 +1,7 @@
 // Response building shared by every route: CORS, the license Link, cache policies, conditional
 // requests (RFC 9110 §13) and the error envelope. Every response of the shim passes through here.
-import { apiError, type ErrorCode } from "../src/lib/errors.ts";
-import { ifNoneMatchHits } from "../src/lib/etag.ts";
+import { apiError, type ErrorCode } from "../src/shared/errors.ts";
+import { ifNoneMatchHits } from "../src/shared/etag.ts";
 
 export const CACHE = {
   /** Episode bodies, scripts, transcripts, discovery: content may be corrected, so revalidate soon. */

@@ -1,10 +1,10 @@
 // Query parameters of GET /v1/episodes (PRODUCT.md §3.3). Each rule refuses with the code of the
 // parameter at fault; unknown parameters are ignored.
-import { decodeCursor, type Cursor } from "../src/lib/cursor.ts";
-import type { ErrorCode } from "../src/lib/errors.ts";
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../src/lib/limits.ts";
-import { parseSince } from "../src/lib/since.ts";
-import { SLUG_PATTERN } from "../src/schema/content.ts";
+import { decodeCursor, type Cursor } from "../src/shared/cursor.ts";
+import type { ErrorCode } from "../src/shared/errors.ts";
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../src/shared/limits.ts";
+import { parseSince } from "../src/shared/since.ts";
+import { SLUG_PATTERN } from "../src/shared/schema/content.ts";
 
 export interface ListQuery {
   limit: number;

@@ -1,6 +1,6 @@
 // Per-IP fixed-window rate limits (PRODUCT.md §3.7) with the IETF RateLimit headers
 // (draft-ietf-httpapi-ratelimit-headers: RateLimit-Policy and RateLimit as structured fields).
-import { RATE_WINDOW_SECONDS, type RateLimits } from "../src/lib/limits.ts";
+import { RATE_WINDOW_SECONDS, type RateLimits } from "../src/shared/limits.ts";
 import type { RateLimitHit, RateLimitStore } from "./ports.ts";
 
 export type Bucket = "metadata" | "audio";

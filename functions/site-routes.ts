@@ -3,12 +3,12 @@
 // answer 404 until its time, without a rebuild, and its prebuilt files are never served by path.
 // The player's CSP (frame-ancestors *, scripts from this origin only) is set here, since a static
 // build cannot carry headers. Portable: no Node or Workers imports.
-import { HOME_LIMIT, HOME_MARKER, homeList } from "../src/lib/home.ts";
-import { episodeLinks } from "../src/lib/links.ts";
-import { factsOf, oembedOf, pageRefOf, parseOembedQuery, type OembedBody } from "../src/lib/oembed.ts";
-import { parseRef } from "../src/lib/refs.ts";
-import type { EpisodeResource } from "../src/schema/api.ts";
-import { episodeFile, type IndexEntry } from "../src/schema/build-index.ts";
+import { HOME_LIMIT, HOME_MARKER, homeList } from "../src/shared/home.ts";
+import { episodeLinks } from "../src/shared/links.ts";
+import { factsOf, oembedOf, pageRefOf, parseOembedQuery, type OembedBody } from "../src/shared/oembed.ts";
+import { parseRef } from "../src/shared/refs.ts";
+import type { EpisodeResource } from "../src/shared/schema/api.ts";
+import { episodeFile, type IndexEntry } from "../src/shared/schema/build-index.ts";
 import { contentTypeOf } from "./content-type.ts";
 import type { EpisodeIndex } from "./episode-index.ts";
 import { baseHeaders, bodyResponse, CACHE, errorResponse, TYPES, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";

@@ -2,9 +2,9 @@
 import { spawnSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { buildConfig } from "../src/build/config.ts";
-import { stampOf } from "../src/build/stamp.ts";
-import { BUILD_FILES } from "../src/schema/build-index.ts";
+import { buildConfig } from "../src/generate/config.ts";
+import { stampOf } from "../src/generate/stamp.ts";
+import { BUILD_FILES } from "../src/shared/schema/build-index.ts";
 import { serve } from "./serve.ts";
 
 const dist = path.resolve("dist");

@@ -2,10 +2,10 @@
 import { readFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { buildIndex, BUILD_FILES } from "../../src/schema/build-index.ts";
+import { buildIndex, BUILD_FILES } from "../../src/shared/schema/build-index.ts";
 import { shimConfig } from "../config.ts";
 import { EpisodeIndex } from "../episode-index.ts";
-import { createHandler, type Handler } from "../handler.ts";
+import { createHandler, type Shim } from "../handler.ts";
 import type { AudioStorage } from "../ports.ts";
 import { MemoryRateLimitStore } from "../rate-limit.ts";
 import { nodeEtag } from "./etag.ts";
@@ -37,12 +37,12 @@ async function readJson(file: string): Promise<unknown> {
   }
 }
 
-export async function createNodeHandler(opts: ServeOptions): Promise<{ handler: Handler; trustProxy: number }> {
+export async function createNodeHandler(opts: ServeOptions): Promise<{ shim: Shim; trustProxy: number }> {
   const env = opts.env ?? process.env;
   const config = shimConfig(env);
   const index = new EpisodeIndex(buildIndex.parse(await readJson(path.join(opts.distDir, BUILD_FILES.index))));
   const manifest = (await readJson(path.join(opts.distDir, BUILD_FILES.manifest))) as Record<string, string>;
-  const handler = await createHandler({
+  const shim = await createHandler({
     config,
     index,
     assets: new FileAssetStore(opts.distDir, manifest),
@@ -51,12 +51,12 @@ export async function createNodeHandler(opts: ServeOptions): Promise<{ handler: 
     etag: nodeEtag,
     ...(opts.now ? { now: opts.now } : {}),
   });
-  return { handler, trustProxy: config.trustProxy };
+  return { shim, trustProxy: config.trustProxy };
 }
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
-  const { handler, trustProxy } = await createNodeHandler(opts);
-  const server = createNodeServer(handler, trustProxy);
+  const { shim, trustProxy } = await createNodeHandler(opts);
+  const server = createNodeServer(shim, trustProxy);
   const host = opts.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -4,9 +4,9 @@
 // handler's upstream reads when the client hangs up.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { once } from "node:events";
-import { apiError } from "../../src/lib/errors.ts";
+import { apiError } from "../../src/shared/errors.ts";
 import { clientIpFrom } from "../client-ip.ts";
-import type { Handler, ShimResponse } from "../handler.ts";
+import type { Shim, ShimResponse } from "../handler.ts";
 import { NodeRequest } from "./request.ts";
 
 function socketAddress(req: IncomingMessage): string {
@@ -40,12 +40,12 @@ export async function writeResponse(res: ServerResponse, response: ShimResponse)
   }
 }
 
-export function createNodeServer(handler: Handler, trustProxy: number): Server {
+export function createNodeServer(shim: Shim, trustProxy: number): Server {
   return createServer(async (req, res) => {
     try {
       const request = new NodeRequest(req, res);
       const clientIp = clientIpFrom(socketAddress(req), request.headers.get("x-forwarded-for"), trustProxy);
-      await writeResponse(res, await handler(request, { clientIp }));
+      await writeResponse(res, await shim.handle(request, { clientIp }));
     } catch {
       if (!res.headersSent) {
         res.writeHead(400, { "content-type": "application/json; charset=utf-8", "access-control-allow-origin": "*" });

@@ -2,7 +2,7 @@
 // the custom controls; posts {source, event, id, episodeNumber} to the parent; keyboard, speed,
 // coalesced seeking, error and retry, Media Session, and one-at-a-time playback across the
 // site's embeds on a page. No framework, no storage, no cookies, no requests of its own.
-import { clockTime, spokenTime } from "../lib/duration.ts";
+import { clockTime, spokenTime } from "../shared/duration.ts";
 import { ACCENT_PATTERN, paletteOf, type Theme } from "./accent.ts";
 import { seekCoalescer } from "./seek.ts";
 

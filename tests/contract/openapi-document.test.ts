@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
-import { BUILD_FILES } from "../../src/schema/build-index.ts";
+import { BUILD_FILES } from "../../src/shared/schema/build-index.ts";
 import { build, removeSite, ROOT, serveSite, tempDir, type Site } from "../support/fixture.ts";
 import { ContractChecker, exchange } from "./support/contract.ts";
 

@@ -3,9 +3,9 @@
 import { readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildConfig } from "../../src/build/config.ts";
-import { stampOf } from "../../src/build/stamp.ts";
-import { BUILD_FILES } from "../../src/schema/build-index.ts";
+import { buildConfig } from "../../src/generate/config.ts";
+import { stampOf } from "../../src/generate/stamp.ts";
+import { BUILD_FILES } from "../../src/shared/schema/build-index.ts";
 import { episode, makeSite, removeSite, type Site } from "../support/fixture.ts";
 
 let site: Site;

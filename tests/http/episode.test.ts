@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
-import { episodeResource } from "../../src/schema/api.ts";
+import { episodeResource } from "../../src/shared/schema/api.ts";
 import { episode, HOSTS, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { call, expectBadParameter, expectError, json, NO_LIMITS, TONE } from "../support/http.ts";
 

@@ -7,11 +7,12 @@ import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { etagOf } from "../../src/lib/etag.ts";
-import { buildIndex, BUILD_FILES } from "../../src/schema/build-index.ts";
+import { etagOf } from "../../src/shared/etag.ts";
+import { buildIndex, BUILD_FILES } from "../../src/shared/schema/build-index.ts";
 import { shimConfig } from "../../functions/config.ts";
 import { EpisodeIndex } from "../../functions/episode-index.ts";
-import { createHandler, fetchHandler } from "../../functions/handler.ts";
+import { createHandler } from "../../functions/handler.ts";
+import { toResponse } from "../../functions/http.ts";
 import { nodeEtag } from "../../functions/node/etag.ts";
 import { FileAssetStore } from "../../functions/node/file-assets.ts";
 import { LocalAudioStorage } from "../../functions/node/local-storage.ts";
@@ -57,7 +58,7 @@ describe("the Node fast path and the Fetch entry answer alike", () => {
   const later = episode({ episodeNumber: 2, publishedAt: new Date(NOW + 86_400_000).toISOString() });
   let site: Site;
   let server: RunningServer;
-  let viaFetch: ReturnType<typeof fetchHandler>;
+  let viaFetch: (req: Request, info: { clientIp: string }) => Promise<Response>;
 
   beforeAll(async () => {
     site = await makeSite("adapters", [{ episode: one, script: script(), audio: TONE }, { episode: later }]);
@@ -74,7 +75,7 @@ describe("the Node fast path and the Fetch entry answer alike", () => {
       rateLimitStore: new MemoryRateLimitStore(),
       now: () => NOW,
     });
-    viaFetch = fetchHandler(portable);
+    viaFetch = async (req, info) => toResponse(await portable.handle(req, info));
   });
   afterAll(async () => {
     await server?.close();

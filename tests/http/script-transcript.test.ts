@@ -3,7 +3,7 @@
 // 422 script_unparseable (a build warning, not a failure), 404 transcript_unavailable.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
-import { scriptResource } from "../../src/schema/api.ts";
+import { scriptResource } from "../../src/shared/schema/api.ts";
 import { episode, HOSTS, makeSite, removeSite, serveSite, type Site } from "../support/fixture.ts";
 import { call, expectError, json, NO_LIMITS } from "../support/http.ts";
 

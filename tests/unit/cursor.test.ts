@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor, type Cursor } from "../../src/lib/cursor.ts";
-import { fromBase64Url, toBase64Url } from "../../src/lib/base64url.ts";
+import { decodeCursor, encodeCursor, type Cursor } from "../../src/shared/cursor.ts";
+import { fromBase64Url, toBase64Url } from "../../src/shared/base64url.ts";
 
 const sample: Cursor = {
   after: { p: Date.UTC(2026, 9, 1, 6), n: 42, id: "8d9c1151-071d-428b-a81a-f51f72aedac7" },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EpisodeIndex } from "../../functions/episode-index.ts";
-import { compareOrder, orderKeyOf } from "../../src/lib/order.ts";
-import type { BuildIndex, IndexEntry } from "../../src/schema/build-index.ts";
+import { compareOrder, orderKeyOf } from "../../src/shared/order.ts";
+import type { BuildIndex, IndexEntry } from "../../src/shared/schema/build-index.ts";
 import { prng } from "../../scripts/synthetic-content.ts";
 
 const DAY = 86_400_000;

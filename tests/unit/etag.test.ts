@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { etagOf, ifNoneMatchHits, ifRangeMatches } from "../../src/lib/etag.ts";
+import { etagOf, ifNoneMatchHits, ifRangeMatches } from "../../src/shared/etag.ts";
 
 const TAG = '"q1w2e3r4t5y6u7i8o9p0aa"';
 

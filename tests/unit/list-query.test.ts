@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseListQuery } from "../../functions/list-query.ts";
-import { encodeCursor } from "../../src/lib/cursor.ts";
+import { encodeCursor } from "../../src/shared/cursor.ts";
 
 const q = (text: string) => parseListQuery(new URLSearchParams(text));
 const AFTER = { p: Date.UTC(2026, 9, 1), n: 12, id: "8d9c1151-071d-428b-a81a-f51f72aedac7" };

@@ -1,7 +1,7 @@
 // oEmbed's pure rules: the body for each size, the iframe markup, the query and which URLs are
 // episode pages of the site.
 import { describe, expect, it } from "vitest";
-import { oembedOf, pageRefOf, parseOembedQuery, playerIframe, type OembedFacts } from "../../src/lib/oembed.ts";
+import { oembedOf, pageRefOf, parseOembedQuery, playerIframe, type OembedFacts } from "../../src/shared/oembed.ts";
 
 const facts: OembedFacts = {
   title: `A "quoted" <title> & more`,

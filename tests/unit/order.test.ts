@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareOrder, orderKeyOf, type OrderKey } from "../../src/lib/order.ts";
+import { compareOrder, orderKeyOf, type OrderKey } from "../../src/shared/order.ts";
 
 const k = (p: number, n: number, id: string): OrderKey => ({ p, n, id });
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { contrast, paletteOf, parseHex, THEMES, type Theme } from "../../src/player/accent.ts";
 import { seekCoalescer, type Clock } from "../../src/player/seek.ts";
-import { clockTime, shortDuration, spokenTime } from "../../src/lib/duration.ts";
+import { clockTime, shortDuration, spokenTime } from "../../src/shared/duration.ts";
 
 describe("accent palette", () => {
   const themes: Theme[] = ["light", "dark"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalRef, parseRef } from "../../src/lib/refs.ts";
+import { canonicalRef, parseRef } from "../../src/shared/refs.ts";
 
 describe("episode references (PRODUCT.md §3.1)", () => {
   it("a lower-case UUID is a uuid reference", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scriptResourceOf, speakerName, stripStageDirections, transcriptOf } from "../../src/lib/script.ts";
+import { scriptResourceOf, speakerName, stripStageDirections, transcriptOf } from "../../src/generate/script.ts";
 
 const EP = { id: "8d9c1151-071d-428b-a81a-f51f72aedac7", episodeNumber: 7, title: "Seven", hosts: { a: "Maya Chen", b: "Theo Park" } };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSince } from "../../src/lib/since.ts";
+import { parseSince } from "../../src/shared/since.ts";
 
 describe("the since filter (PRODUCT.md §3.3)", () => {
   it("a date YYYY-MM-DD means midnight UTC of that day", () => {

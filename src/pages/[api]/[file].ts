@@ -1,7 +1,7 @@
 // Site-wide build outputs under the private prefix: the index the shim loads and the discovery body.
 import type { APIRoute, GetStaticPaths } from "astro";
-import { loadSite } from "../../build/site.ts";
-import { API_PREFIX, json } from "../../build/render.ts";
+import { loadSite } from "../../generate/site.ts";
+import { API_PREFIX, json } from "../../generate/render.ts";
 
 export const getStaticPaths = (async () => {
   const site = await loadSite();

@@ -1,9 +1,9 @@
 // GET /v1/openapi.json: the OpenAPI 3.1 document, generated at build time from the zod schemas with
 // examples from the built responses (src/openapi/). The shim serves it with its ETag from the manifest.
 import type { APIRoute, GetStaticPaths } from "astro";
-import { loadSite } from "../../build/site.ts";
-import { API_PREFIX, json } from "../../build/render.ts";
-import { openApiDocumentOf } from "../../openapi/build.ts";
+import { loadSite } from "../../generate/site.ts";
+import { API_PREFIX, json } from "../../generate/render.ts";
+import { openApiDocumentOf } from "../../generate/openapi/build.ts";
 
 export const getStaticPaths = (() => [{ params: { api: API_PREFIX } }]) satisfies GetStaticPaths;
 

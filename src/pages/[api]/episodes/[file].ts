@@ -1,8 +1,8 @@
 // Per-episode API bodies under the private prefix: <ref>.json, <ref>.script.json, <ref>.transcript.txt.
 // The shim maps public URLs to these files and sets headers from the manifest.
 import type { APIRoute, GetStaticPaths } from "astro";
-import { loadSite } from "../../../build/site.ts";
-import { API_PREFIX, json } from "../../../build/render.ts";
+import { loadSite } from "../../../generate/site.ts";
+import { API_PREFIX, json } from "../../../generate/render.ts";
 
 export const getStaticPaths = (async () => {
   const site = await loadSite();

@@ -1,9 +1,9 @@
 // The default oEmbed response of every episode (dist/_api/oembed/<ref>.json). The shim serves it
 // as is, or derives the maxwidth/maxheight variant from it (src/lib/oembed.ts).
 import type { APIRoute, GetStaticPaths } from "astro";
-import { loadSite } from "../../../build/site.ts";
-import { API_PREFIX, json } from "../../../build/render.ts";
-import { oembedOf } from "../../../lib/oembed.ts";
+import { loadSite } from "../../../generate/site.ts";
+import { API_PREFIX, json } from "../../../generate/render.ts";
+import { oembedOf } from "../../../shared/oembed.ts";
 
 export const getStaticPaths = (async () => {
   const site = await loadSite();

@@ -1,7 +1,7 @@
 // The discovery document, GET /v1 (PRODUCT.md §3.9).
-import type { DiscoveryDocument } from "../schema/api.ts";
-import type { Podcast } from "../schema/content.ts";
-import type { Origins } from "./links.ts";
+import type { DiscoveryDocument } from "../shared/schema/api.ts";
+import type { Podcast } from "../shared/schema/content.ts";
+import type { Origins } from "../shared/links.ts";
 import {
   AUDIO_ROUTES,
   METADATA_ROUTES,
@@ -11,7 +11,7 @@ import {
   RATE_LIMIT_METADATA_DEFAULT,
   RATE_WINDOW_SECONDS,
   type RateLimits,
-} from "./limits.ts";
+} from "../shared/limits.ts";
 
 export const API_VERSION = "1.0.0";
 

@@ -2,10 +2,10 @@
 // the document is generated from (so the document cannot describe something the build does not
 // send), then takes the document's examples from those very bodies.
 import type { z } from "zod";
-import type { BuiltEpisode, Site } from "../build/site.ts";
-import { encodeCursor } from "../lib/cursor.ts";
-import { orderKeyOf } from "../lib/order.ts";
-import { discoveryDocument, episodePage, episodeResource, scriptResource, type EpisodePage } from "../schema/api.ts";
+import type { BuiltEpisode, Site } from "../site.ts";
+import { encodeCursor } from "../../shared/cursor.ts";
+import { orderKeyOf } from "../../shared/order.ts";
+import { discoveryDocument, episodePage, episodeResource, scriptResource, type EpisodePage } from "../../shared/schema/api.ts";
 import { buildOpenApiDocument, type ApiExamples, type Example } from "./document.ts";
 
 function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T {

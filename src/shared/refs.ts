@@ -1,5 +1,5 @@
 // Episode references (PRODUCT.md §3.1): a UUID in any letter case, or an episode number of 1–9 digits.
-import { UUID_PATTERN } from "../schema/content.ts";
+import { UUID_PATTERN } from "./schema/content.ts";
 
 export type EpisodeRef = { kind: "uuid"; id: string } | { kind: "number"; number: number };
 

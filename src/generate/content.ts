@@ -13,7 +13,7 @@ import {
   type EpisodeFile,
   type Podcast,
   type ScriptFile,
-} from "../schema/content.ts";
+} from "../shared/schema/content.ts";
 
 export type ScriptLoad = { state: "ok"; script: ScriptFile } | { state: "missing" } | { state: "unparseable"; reason: string };
 

@@ -14,7 +14,7 @@ import {
   scriptChapter,
   scriptResource,
   scriptSegment,
-} from "../schema/api.ts";
+} from "../../shared/schema/api.ts";
 
 export type JsonSchema = Record<string, unknown>;
 

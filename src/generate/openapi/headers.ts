@@ -1,7 +1,7 @@
 // Response headers of the API (PRODUCT.md §3.5–3.7), as OpenAPI header components. The patterns
 // state the exact forms functions/http.ts, functions/audio.ts and functions/rate-limit.ts write.
 import { z } from "zod";
-import { RATE_WINDOW_SECONDS } from "../lib/limits.ts";
+import { RATE_WINDOW_SECONDS } from "../../shared/limits.ts";
 import { jsonSchemaOf, type JsonSchema } from "./schemas.ts";
 
 export type Bucket = "metadata" | "audio";

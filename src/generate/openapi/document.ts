@@ -1,10 +1,10 @@
 // The OpenAPI 3.1 document of the API (GET /v1/openapi.json), assembled from the zod schemas
 // (./schemas.ts), the route table (./routes.ts), the error table (src/lib/errors.ts) and examples
 // taken from the built responses. Pure: the build passes in everything that depends on content.
-import { API_VERSION } from "../lib/discovery.ts";
-import { apiError, ERRORS, type ErrorCode } from "../lib/errors.ts";
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT, RATE_WINDOW_SECONDS } from "../lib/limits.ts";
-import type { DiscoveryDocument, EpisodePage, EpisodeResource, ScriptResource } from "../schema/api.ts";
+import { API_VERSION } from "../discovery.ts";
+import { apiError, ERRORS, type ErrorCode } from "../../shared/errors.ts";
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT, RATE_WINDOW_SECONDS } from "../../shared/limits.ts";
+import type { DiscoveryDocument, EpisodePage, EpisodeResource, ScriptResource } from "../../shared/schema/api.ts";
 import { HEADERS, rateLimitHeaders, type Bucket, type HeaderName, type HeaderObject } from "./headers.ts";
 import { componentParameters } from "./parameters.ts";
 import { checkRouteBuckets, ROUTES, type Route } from "./routes.ts";

@@ -1,8 +1,8 @@
 // Episode file → API resource (spec §2.1). Absent optional members become null so clients see
 // one shape; shareTitle falls back to the title.
-import type { EpisodeFile } from "../schema/content.ts";
-import type { EpisodeResource } from "../schema/api.ts";
-import { episodeLinks, type Origins } from "./links.ts";
+import type { EpisodeFile } from "../shared/schema/content.ts";
+import type { EpisodeResource } from "../shared/schema/api.ts";
+import { episodeLinks, type Origins } from "../shared/links.ts";
 
 export function episodeResourceOf(ep: EpisodeFile, o: Origins, audioUrl: string | null): EpisodeResource {
   return {

@@ -1,8 +1,8 @@
 // Request parameters of the API, stated with zod from the same constants the shim checks them by
 // (functions/list-query.ts, src/lib/refs.ts, src/lib/since.ts).
 import { z } from "zod";
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../lib/limits.ts";
-import { SLUG_PATTERN, UUID_PATTERN } from "../schema/content.ts";
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../../shared/limits.ts";
+import { SLUG_PATTERN, UUID_PATTERN } from "../../shared/schema/content.ts";
 import { jsonSchemaOf, type JsonSchema } from "./schemas.ts";
 
 /** The longest cursor the shim decodes (src/lib/cursor.ts). */

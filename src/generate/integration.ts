@@ -7,8 +7,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fg from "fast-glob";
 import type { AstroIntegration } from "astro";
-import { toBase64Url } from "../lib/base64url.ts";
-import { BUILD_FILES } from "../schema/build-index.ts";
+import { toBase64Url } from "../shared/base64url.ts";
+import { BUILD_FILES } from "../shared/schema/build-index.ts";
 import { loadSite } from "./site.ts";
 import { stampOf } from "./stamp.ts";
 

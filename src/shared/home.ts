@@ -2,7 +2,7 @@
 // (src/pages/index.astro, with HOME_MARKER where the list goes); the list itself is filled in at
 // request time from the published episodes' bodies, so a scheduled episode appears at its time
 // without a rebuild and never before.
-import type { EpisodeResource } from "../schema/api.ts";
+import type { EpisodeResource } from "./schema/api.ts";
 import { escapeHtml } from "./html.ts";
 import { isoDate, longDate, shortDuration } from "./duration.ts";
 

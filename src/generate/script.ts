@@ -1,7 +1,7 @@
 // Script and transcript resources (PRODUCT.md §3.8): speakers mapped to the hosts' display names,
 // stage directions removed, empty segments dropped; the transcript is one line per spoken turn.
-import type { ScriptFile } from "../schema/content.ts";
-import type { ScriptResource } from "../schema/api.ts";
+import type { ScriptFile } from "../shared/schema/content.ts";
+import type { ScriptResource } from "../shared/schema/api.ts";
 
 type Hosts = { a: string; b: string };
 

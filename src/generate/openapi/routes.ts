@@ -1,7 +1,7 @@
 // The routes of the API (spec §4) and what each can answer: the table the OpenAPI document is
 // generated from. Error codes come from the one error table (src/lib/errors.ts); statuses follow.
-import type { ErrorCode } from "../lib/errors.ts";
-import { AUDIO_ROUTES, METADATA_ROUTES } from "../lib/limits.ts";
+import type { ErrorCode } from "../../shared/errors.ts";
+import { AUDIO_ROUTES, METADATA_ROUTES } from "../../shared/limits.ts";
 import type { Bucket } from "./headers.ts";
 import type { ComponentName } from "./schemas.ts";
 

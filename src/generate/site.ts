@@ -2,15 +2,15 @@
 // the discovery document). Computed once per build process and shared by every Astro endpoint.
 import { buildConfig, type BuildConfig } from "./config.ts";
 import { loadContent, type LoadedEpisode } from "./content.ts";
-import { episodeResourceOf } from "../lib/episode.ts";
-import { termsUrl } from "../lib/links.ts";
-import { compareOrder, orderKeyOf } from "../lib/order.ts";
-import { canonicalRef } from "../lib/refs.ts";
-import { scriptResourceOf, transcriptOf } from "../lib/script.ts";
-import { discoveryOf } from "../lib/discovery.ts";
-import type { Podcast } from "../schema/content.ts";
-import type { DiscoveryDocument, EpisodeResource, ScriptResource } from "../schema/api.ts";
-import type { BuildIndex, IndexEntry } from "../schema/build-index.ts";
+import { episodeResourceOf } from "./episode.ts";
+import { termsUrl } from "../shared/links.ts";
+import { compareOrder, orderKeyOf } from "../shared/order.ts";
+import { canonicalRef } from "../shared/refs.ts";
+import { scriptResourceOf, transcriptOf } from "./script.ts";
+import { discoveryOf } from "./discovery.ts";
+import type { Podcast } from "../shared/schema/content.ts";
+import type { DiscoveryDocument, EpisodeResource, ScriptResource } from "../shared/schema/api.ts";
+import type { BuildIndex, IndexEntry } from "../shared/schema/build-index.ts";
 
 export interface BuiltEpisode {
   source: LoadedEpisode;
