@@ -1,20 +1,35 @@
-// Audio responses (PRODUCT.md §3.6): whole file, single range (206), several ranges
+// Audio responses (docs/api.md#get-v1episodesrefaudio): whole file, single range (206), several ranges
 // (multipart/byteranges), 416, If-Range with the strong comparison, If-None-Match, HEAD, and
 // Content-Disposition. Bytes stream from storage; nothing holds a whole file in memory.
-import { ifRangeMatches } from "../src/shared/etag.ts";
+import { ifRangeMatches } from "./conditional.ts";
 import { parseRange, type ByteRange } from "./range.ts";
 import { baseHeaders, CACHE, errorResponse, notModified, TYPES, type HeaderRecord, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
 import type { AudioStorage } from "./ports.ts";
 
 export interface AudioTarget {
   key: string;
-  /** Strong validator from the build, when known. */
-  etag: string | null;
+  /** Strong validator from the build (the index entry's audio.etag). */
+  etag: string;
   /** Content-Disposition for this request, or null (the direct /media/ URL sends none). */
   disposition: string | null;
 }
 
 const encoder = new TextEncoder();
+
+/** Redirect delivery: 302 to a short-lived presigned storage URL carrying the Content-Disposition. */
+export async function audioRedirect(ctx: ResponseContext, storage: AudioStorage, target: AudioTarget): Promise<ShimResponse> {
+  // createHandler refuses redirect delivery with a storage that cannot presign.
+  const presign = storage.presign!.bind(storage);
+  try {
+    if ((await storage.head(target.key)) === null) return errorResponse(ctx, "not_found");
+    const h = baseHeaders(ctx);
+    h.location = await presign(target.key, target.disposition ?? "inline");
+    h["cache-control"] = CACHE.noStore;
+    return { status: 302, headers: h, body: null };
+  } catch {
+    return errorResponse(ctx, "upstream_unavailable");
+  }
+}
 
 export async function audioResponse(req: ShimRequest, ctx: ResponseContext, storage: AudioStorage, target: AudioTarget): Promise<ShimResponse> {
   let object;
@@ -26,7 +41,7 @@ export async function audioResponse(req: ShimRequest, ctx: ResponseContext, stor
   if (object === null) return errorResponse(ctx, "not_found");
   const size = object.size;
   // Browsers seek with If-Range: the validator must be strong and stable for the same bytes.
-  const etag = target.etag ?? object.etag ?? `"${target.key.replace(/[^A-Za-z0-9._-]/g, "")}-${size}"`;
+  const etag = target.etag;
 
   const h = baseHeaders(ctx);
   h.etag = etag;

@@ -1,4 +1,4 @@
-// The client address a rate limit counts (PRODUCT.md §3.7). X-Forwarded-For is trusted only for
+// The client address a rate limit counts (docs/api.md#rate-limits). X-Forwarded-For is trusted only for
 // the configured number of proxy hops, counted from the right (the entries our proxies appended).
 
 export function clientIpFrom(socketAddress: string, forwardedFor: string | null, trustedHops: number): string {

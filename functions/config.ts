@@ -1,6 +1,24 @@
-// Run-time configuration of the shim (PRODUCT.md §5), read from an environment-like record in
-// this one place, so the Node entry (process.env) and the Workers entry (env bindings) share it.
+// Run-time configuration of the shim (the configuration table of README.md), read from an
+// environment-like record in this one place, so the Node entry (process.env) and the Workers entry
+// (env vars, functions/workers/shim.ts) share it. Every value is checked at start: a wrong one stops
+// the server with a message naming the variable. The Workers entry reads audio from its R2 binding
+// and counts limits in a Durable Object, so it ignores the backend and store settings.
 import { RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT, type RateLimits } from "../src/shared/limits.ts";
+
+/** Where audio bytes live. `s3`: any S3-compatible store (R2, AWS S3, MinIO…). */
+export type AudioBackendConfig =
+  | { kind: "local" }
+  | {
+      kind: "s3";
+      bucket: string;
+      /** Null: AWS S3 itself, addressed by region. */
+      endpoint: string | null;
+      region: string;
+      forcePathStyle: boolean;
+    };
+
+/** Where rate-limit windows are counted: this process, or one Redis shared by several instances. */
+export type RateLimitStoreConfig = { kind: "memory" } | { kind: "redis"; url: string };
 
 export interface ShimConfig {
   rateLimits: RateLimits;
@@ -8,30 +26,92 @@ export interface ShimConfig {
   trustProxy: number;
   /** `stream`: the audio route answers 200/206 itself; `redirect`: 302 to a presigned storage URL. */
   audioDelivery: "stream" | "redirect";
+  audioBackend: AudioBackendConfig;
+  /** Lifetime of presigned audio URLs (redirect delivery). */
+  presignSeconds: number;
+  rateLimitStore: RateLimitStoreConfig;
 }
 
 type Env = Record<string, string | undefined>;
 
-function wholeNumber(env: Env, name: string, fallback: number, min: number): number {
+/** SigV4 presigned URLs live at most seven days. */
+const PRESIGN_MAX_SECONDS = 7 * 24 * 3600;
+
+function text(env: Env, name: string): string | undefined {
   const raw = env[name]?.trim();
-  if (raw === undefined || raw === "") return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new Error(`${name} must be a whole number >= ${min}, got '${raw}'`);
+  return raw === undefined || raw === "" ? undefined : raw;
+}
+
+function wholeNumber(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+    throw new Error(`${name} must be a whole number ${range}, got '${raw}'`);
+  }
   return Number(raw);
 }
 
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = text(env, name) ?? fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new Error(`${name} must be ${allowed.map((a) => `'${a}'`).join(" or ")}, got '${raw}'`);
+  return raw as T;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  throw new Error(`${name} must be 'true' or 'false', got '${raw}'`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = text(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be a URL (${protocols.join(" or ")}), got '${raw}'`);
+  }
+  if (!protocols.includes(parsed.protocol)) throw new Error(`${name} must be a ${protocols.join(" or ")} URL, got '${parsed.protocol}'`);
+  return raw;
+}
+
+function audioBackend(env: Env): AudioBackendConfig {
+  if (oneOf(env, "AUDIO_BACKEND", ["local", "s3"], "local") === "local") return { kind: "local" };
+  const bucket = text(env, "S3_BUCKET");
+  if (bucket === undefined) throw new Error("AUDIO_BACKEND=s3 needs S3_BUCKET, the bucket that holds the audio objects");
+  const endpoint = url(env, "S3_ENDPOINT", ["http:", "https:"]) ?? null;
+  // `auto` is R2's region; AWS S3 itself (no endpoint) is addressed by a real region.
+  const region = text(env, "S3_REGION") ?? (endpoint === null ? text(env, "AWS_REGION") : undefined) ?? "auto";
+  if (endpoint === null && region === "auto") {
+    throw new Error("AUDIO_BACKEND=s3 without S3_ENDPOINT means AWS S3: set S3_REGION to the bucket's region (or S3_ENDPOINT for R2, MinIO…)");
+  }
+  // Most non-AWS stores (MinIO, Miniflare's R2) only answer path-style URLs.
+  return { kind: "s3", bucket, endpoint, region, forcePathStyle: flag(env, "S3_FORCE_PATH_STYLE", endpoint !== null) };
+}
+
+function rateLimitStore(env: Env): RateLimitStoreConfig {
+  if (oneOf(env, "RATE_LIMIT_STORE", ["memory", "redis"], "memory") === "memory") return { kind: "memory" };
+  const redisUrl = url(env, "REDIS_URL", ["redis:", "rediss:"]);
+  if (redisUrl === undefined) throw new Error("RATE_LIMIT_STORE=redis needs REDIS_URL (e.g. redis://127.0.0.1:6379)");
+  return { kind: "redis", url: redisUrl };
+}
+
 export function shimConfig(env: Env): ShimConfig {
-  // The storage port is ready for S3-compatible backends; until one lands, refuse rather than
-  // silently serve from the local folder.
-  const backend = env.AUDIO_BACKEND?.trim() || "local";
-  if (backend !== "local") throw new Error(`AUDIO_BACKEND '${backend}' is not available yet; the only backend is 'local'`);
-  const delivery = env.AUDIO_DELIVERY?.trim() || "stream";
-  if (delivery !== "stream" && delivery !== "redirect") throw new Error(`AUDIO_DELIVERY must be 'stream' or 'redirect', got '${delivery}'`);
   return {
     rateLimits: {
       metadataPerMinute: wholeNumber(env, "RATE_LIMIT_METADATA_PER_MIN", RATE_LIMIT_METADATA_DEFAULT, 1),
       audioPerMinute: wholeNumber(env, "RATE_LIMIT_AUDIO_PER_MIN", RATE_LIMIT_AUDIO_DEFAULT, 1),
     },
     trustProxy: wholeNumber(env, "TRUST_PROXY", 0, 0),
-    audioDelivery: delivery,
+    // Whether the storage can presign (what redirect needs) is checked where the storage is built:
+    // functions/node/main.ts refuses redirect over the local folder.
+    audioDelivery: oneOf(env, "AUDIO_DELIVERY", ["stream", "redirect"], "stream"),
+    audioBackend: audioBackend(env),
+    presignSeconds: wholeNumber(env, "AUDIO_PRESIGN_SECONDS", 300, 1, PRESIGN_MAX_SECONDS),
+    rateLimitStore: rateLimitStore(env),
   };
 }

@@ -1,4 +1,4 @@
-// Download file names (PRODUCT.md §3.6) and Content-Disposition (RFC 6266 with RFC 8187 filename*).
+// Download file names (docs/api.md#get-v1episodesrefaudio) and Content-Disposition (RFC 6266 with RFC 8187 filename*).
 
 /** ASCII slug: accents folded, anything else dropped, words joined by hyphens. */
 export function slugify(text: string, max = 60): string {

@@ -1,7 +1,8 @@
 // Response building shared by every route: CORS, the license Link, cache policies, conditional
 // requests (RFC 9110 §13) and the error envelope. Every response of the shim passes through here.
 import { apiError, type ErrorCode } from "../src/shared/errors.ts";
-import { ifNoneMatchHits } from "../src/shared/etag.ts";
+import { METHODS } from "../src/shared/routes.ts";
+import { ifNoneMatchHits } from "./conditional.ts";
 
 export const CACHE = {
   /** Episode bodies, scripts, transcripts, discovery: content may be corrected, so revalidate soon. */
@@ -20,6 +21,9 @@ export const TYPES = {
   html: "text/html; charset=utf-8",
   mp3: "audio/mpeg",
 } as const;
+
+/** The Allow value of a 405 and the methods a preflight permits: the route table's. */
+const ALLOW = METHODS.join(", ");
 
 const EXPOSED = "ETag, Link, Retry-After, Content-Range, Content-Disposition, Accept-Ranges, Content-Length, RateLimit, RateLimit-Policy";
 
@@ -53,13 +57,24 @@ export function toResponse(r: ShimResponse): Response {
   return new Response(r.body as Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null, { status: r.status, headers: r.headers });
 }
 
-/** Per-request context: what every response of this request carries. */
+/** What every response to one request carries. Immutable: a route that adds headers makes a new one. */
 export interface ResponseContext {
-  method: string;
+  readonly method: string;
   /** The `Link: <terms>; rel="license"` value of API responses; null elsewhere. */
-  link: string | null;
-  /** Further headers of this request's responses, in any case: RateLimit, RateLimit-Policy, CSP. */
-  extra: Record<string, string>;
+  readonly link: string | null;
+  /** Further headers of this request's responses: RateLimit, RateLimit-Policy, Content-Security-Policy. */
+  readonly headers: Readonly<HeaderRecord>;
+}
+
+export function responseContext(method: string, link: string | null): ResponseContext {
+  return { method, link, headers: {} };
+}
+
+/** The same context with more headers (lower-cased names; later values win). */
+export function withHeaders(ctx: ResponseContext, more: Record<string, string>): ResponseContext {
+  const headers: HeaderRecord = { ...ctx.headers };
+  setAll(headers, more);
+  return { ...ctx, headers };
 }
 
 /** The Link header value naming the usage terms. */
@@ -73,8 +88,7 @@ function setAll(h: HeaderRecord, more: Record<string, string>): void {
 }
 
 export function baseHeaders(ctx: ResponseContext): HeaderRecord {
-  const h: HeaderRecord = {};
-  setAll(h, ctx.extra);
+  const h: HeaderRecord = { ...ctx.headers };
   h["access-control-allow-origin"] = "*";
   h["access-control-expose-headers"] = EXPOSED;
   h["x-content-type-options"] = "nosniff";
@@ -109,7 +123,7 @@ export function bodyResponse(
   return { status: 200, headers: h, body: ctx.method === "HEAD" ? null : bytes };
 }
 
-/** An error in the envelope (PRODUCT.md §3.4), never cached when it is about load or upstreams. */
+/** An error in the envelope (docs/api.md#errors), never cached when it is about load or upstreams. */
 export function errorResponse(ctx: ResponseContext, code: ErrorCode, parameter?: string, more?: Record<string, string>): ShimResponse {
   const envelope = apiError(code, parameter);
   const bytes = encoder.encode(JSON.stringify(envelope));
@@ -118,15 +132,15 @@ export function errorResponse(ctx: ResponseContext, code: ErrorCode, parameter?:
   h["content-type"] = TYPES.json;
   h["content-length"] = String(bytes.byteLength);
   h["cache-control"] = status === 429 || status >= 500 ? CACHE.noStore : CACHE.error;
-  if (status === 405) h.allow = "GET, HEAD";
+  if (status === 405) h.allow = ALLOW;
   if (more !== undefined) setAll(h, more);
   return { status, headers: h, body: ctx.method === "HEAD" ? null : bytes };
 }
 
-/** CORS preflight (PRODUCT.md §3.5). */
+/** CORS preflight (docs/api.md#methods). */
 export function preflightResponse(ctx: ResponseContext): ShimResponse {
   const h = baseHeaders(ctx);
-  h["access-control-allow-methods"] = "GET, HEAD";
+  h["access-control-allow-methods"] = ALLOW;
   h["access-control-allow-headers"] = "Authorization, X-API-Key, If-None-Match, If-Modified-Since, If-Range, Range";
   h["access-control-max-age"] = "86400";
   h["cache-control"] = "public, max-age=86400";

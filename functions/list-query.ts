@@ -1,10 +1,10 @@
-// Query parameters of GET /v1/episodes (PRODUCT.md §3.3). Each rule refuses with the code of the
-// parameter at fault; unknown parameters are ignored.
-import { decodeCursor, type Cursor } from "../src/shared/cursor.ts";
+// Query parameters of GET /v1/episodes (docs/api.md#get-v1episodes), parsed by the zod schemas of
+// src/shared/parameters.ts. Two rules a schema of one value cannot state stay here, named: a
+// parameter given twice is refused, and a cursor carries the filters of its first page.
+import type { Cursor } from "../src/shared/cursor.ts";
 import type { ErrorCode } from "../src/shared/errors.ts";
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../src/shared/limits.ts";
-import { parseSince } from "../src/shared/since.ts";
-import { SLUG_PATTERN } from "../src/shared/schema/content.ts";
+import { PAGE_LIMIT_DEFAULT } from "../src/shared/limits.ts";
+import { PARAMETERS } from "../src/shared/parameters.ts";
 
 export interface ListQuery {
   limit: number;
@@ -15,39 +15,43 @@ export interface ListQuery {
 
 export type ListQueryResult = { ok: true; query: ListQuery } | { ok: false; code: ErrorCode; parameter: string };
 
-/** The single value of a parameter; undefined when absent, null when repeated. */
-function single(params: URLSearchParams, name: string): string | undefined | null {
+type QueryName = "limit" | "cursor" | "domain" | "since";
+
+/** A parameter refused: invalid, or given more than once. */
+class Refused {
+  readonly name: QueryName;
+
+  constructor(name: QueryName) {
+    this.name = name;
+  }
+}
+
+/** The parsed value of a query parameter, undefined when absent; Refused when invalid or repeated. */
+function value<K extends QueryName>(params: URLSearchParams, name: K): ReturnType<(typeof PARAMETERS)[K]["schema"]["parse"]> | undefined | Refused {
   const all = params.getAll(name);
   if (all.length === 0) return undefined;
-  return all.length === 1 ? all[0]! : null;
+  if (all.length > 1) return new Refused(name); // a repeated parameter has no single meaning
+  const parsed = PARAMETERS[name].schema.safeParse(all[0]);
+  return parsed.success ? (parsed.data as ReturnType<(typeof PARAMETERS)[K]["schema"]["parse"]>) : new Refused(name);
+}
+
+function refuse(name: QueryName): ListQueryResult {
+  return { ok: false, code: PARAMETERS[name].error, parameter: name };
 }
 
 export function parseListQuery(params: URLSearchParams): ListQueryResult {
-  const fail = (code: ErrorCode, parameter: string): ListQueryResult => ({ ok: false, code, parameter });
-
-  const limitText = single(params, "limit");
-  let limit = PAGE_LIMIT_DEFAULT;
-  if (limitText !== undefined) {
-    if (limitText === null || !/^[0-9]{1,3}$/.test(limitText)) return fail("invalid_limit", "limit");
-    limit = Number(limitText);
-    if (limit < 1 || limit > PAGE_LIMIT_MAX) return fail("invalid_limit", "limit");
-  }
-
-  const domainText = single(params, "domain");
-  if (domainText === null || (domainText !== undefined && !SLUG_PATTERN.test(domainText))) return fail("invalid_domain", "domain");
-  const sinceText = single(params, "since");
-  let since: number | null = null;
-  if (sinceText !== undefined) {
-    since = sinceText === null ? null : parseSince(sinceText);
-    if (since === null) return fail("invalid_since", "since");
-  }
-
-  const cursorText = single(params, "cursor");
-  if (cursorText === undefined) return { ok: true, query: { limit, domain: domainText ?? null, since, after: null } };
-  const cursor = cursorText === null ? null : decodeCursor(cursorText);
-  if (cursor === null) return fail("invalid_cursor", "cursor");
+  const limit = value(params, "limit");
+  if (limit instanceof Refused) return refuse("limit");
+  const domain = value(params, "domain");
+  if (domain instanceof Refused) return refuse("domain");
+  const since = value(params, "since");
+  if (since instanceof Refused) return refuse("since");
+  const cursor = value(params, "cursor");
+  if (cursor instanceof Refused) return refuse("cursor");
+  const query = { limit: limit ?? PAGE_LIMIT_DEFAULT, domain: domain ?? null, since: since ?? null, after: null };
+  if (cursor === undefined) return { ok: true, query };
   // A cursor carries the filters of its first page; repeating them is allowed, changing them is not.
-  if (domainText !== undefined && domainText !== cursor.domain) return fail("invalid_cursor", "cursor");
-  if (sinceText !== undefined && since !== cursor.since) return fail("invalid_cursor", "cursor");
-  return { ok: true, query: { limit, domain: cursor.domain, since: cursor.since, after: cursor.after } };
+  if (domain !== undefined && domain !== cursor.domain) return refuse("cursor");
+  if (since !== undefined && since !== cursor.since) return refuse("cursor");
+  return { ok: true, query: { limit: query.limit, domain: cursor.domain, since: cursor.since, after: cursor.after } };
 }

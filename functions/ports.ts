@@ -29,7 +29,7 @@ export interface AudioStorage {
 
 /**
  * The strong ETag of bytes computed at request time (list pages, discovery, the home page):
- * `etagOf` of src/lib/etag.ts by default (crypto.subtle); a runtime may pass a faster one that
+ * `etagOf` of src/shared/etag.ts by default (crypto.subtle); a runtime may pass a faster one that
  * gives the same tags.
  */
 export type EtagFunction = (bytes: Uint8Array) => string | Promise<string>;

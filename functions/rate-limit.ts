@@ -1,9 +1,7 @@
-// Per-IP fixed-window rate limits (PRODUCT.md §3.7) with the IETF RateLimit headers
+// Per-IP fixed-window rate limits (docs/api.md#rate-limits) with the IETF RateLimit headers
 // (draft-ietf-httpapi-ratelimit-headers: RateLimit-Policy and RateLimit as structured fields).
-import { RATE_WINDOW_SECONDS, type RateLimits } from "../src/shared/limits.ts";
+import { quotaOf, RATE_WINDOW_SECONDS, type Bucket, type RateLimits } from "../src/shared/limits.ts";
 import type { RateLimitHit, RateLimitStore } from "./ports.ts";
-
-export type Bucket = "metadata" | "audio";
 
 export interface RateDecision {
   allowed: boolean;
@@ -24,7 +22,7 @@ export class RateLimiter {
   }
 
   async check(bucket: Bucket, ip: string, now: number): Promise<RateDecision> {
-    const quota = bucket === "metadata" ? this.limits.metadataPerMinute : this.limits.audioPerMinute;
+    const quota = quotaOf(this.limits, bucket);
     const hit = await this.store.hit(`${bucket}:${ip}`, WINDOW_MS, now);
     const reset = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
     return {

@@ -8,27 +8,16 @@ import { episodeLinks } from "../src/shared/links.ts";
 import { factsOf, oembedOf, pageRefOf, parseOembedQuery, type OembedBody } from "../src/shared/oembed.ts";
 import { parseRef } from "../src/shared/refs.ts";
 import type { EpisodeResource } from "../src/shared/schema/api.ts";
-import { episodeFile, type IndexEntry } from "../src/shared/schema/build-index.ts";
+import { episodeFile, SITE_FILES } from "../src/shared/layout.ts";
+import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import { contentTypeOf } from "./content-type.ts";
 import type { EpisodeIndex } from "./episode-index.ts";
-import { baseHeaders, bodyResponse, CACHE, errorResponse, TYPES, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
+import { baseHeaders, bodyResponse, CACHE, errorResponse, TYPES, withHeaders, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
 import type { Asset, AssetStore, EtagFunction } from "./ports.ts";
-
-/** Build outputs of the site, relative to dist/. */
-export const SITE_FILES = {
-  home: "index.html",
-  terms: "terms.html",
-  notFound: "404.html",
-  embedNotFound: "_api/embed-404.html",
-  page: (ref: string) => `episodes/${ref}.html`,
-  embed: (ref: string) => `embed/${ref}.html`,
-  oembed: (ref: string) => `_api/oembed/${ref}.json`,
-} as const;
+import type { RouteArgs, RouteHandler } from "./router.ts";
 
 /** Hashed file names under /_astro/ never change content: cache them for a year. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
-const EPISODE_PAGE = /^\/episodes\/([^/]+)$/;
-const EMBED_PAGE = /^\/embed\/([^/]+)$/;
 
 export interface SiteRoutesDeps {
   index: EpisodeIndex;
@@ -39,9 +28,11 @@ export interface SiteRoutesDeps {
   mediaSources?: string[];
 }
 
+type SiteRouteId = "home" | "terms" | "oembed" | "buildAsset" | "embedLatest" | "embed" | "embedNotFound" | "episodePage" | "episodesNotFound";
+
 export interface SiteRoutes {
-  /** The response for a site route, or null when the path is not one (static files follow). */
-  route(req: ShimRequest, ctx: ResponseContext, url: URL): Promise<ShimResponse | null>;
+  /** The handlers of the site's routes in the route table (src/shared/routes.ts). */
+  routes: Record<SiteRouteId, RouteHandler>;
   /** The styled 404 page. */
   notFound(req: ShimRequest, ctx: ResponseContext): Promise<ShimResponse>;
 }
@@ -84,8 +75,8 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     return found;
   }
 
-  async function html404(req: ShimRequest, ctx: ResponseContext, file: string, policy: string): Promise<ShimResponse> {
-    ctx.extra["Content-Security-Policy"] = policy;
+  async function html404(req: ShimRequest, base: ResponseContext, file: string, policy: string): Promise<ShimResponse> {
+    const ctx = withHeaders(base, { "Content-Security-Policy": policy });
     const found = await assets.get(file);
     if (found === null) return errorResponse(ctx, "not_found");
     const h = baseHeaders(ctx);
@@ -105,9 +96,8 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
   }
 
   async function page(req: ShimRequest, ctx: ResponseContext, file: string, cache: string): Promise<ShimResponse> {
-    ctx.extra["Content-Security-Policy"] = csp.page;
     const found = await load(file);
-    return bodyResponse(req, ctx, found.body, found.etag, TYPES.html, cache);
+    return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), found.body, found.etag, TYPES.html, cache);
   }
 
   async function home(req: ShimRequest, ctx: ResponseContext): Promise<ShimResponse> {
@@ -121,13 +111,12 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
       const body = encoder.encode(decoder.decode(template.body).replace(HOME_MARKER, homeList(episodes)));
       homeCache = { key, body, etag: await etag(body) };
     }
-    ctx.extra["Content-Security-Policy"] = csp.page;
-    return bodyResponse(req, ctx, homeCache.body, homeCache.etag, TYPES.html, CACHE.list);
+    return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), homeCache.body, homeCache.etag, TYPES.html, CACHE.list);
   }
 
-  async function player(req: ShimRequest, ctx: ResponseContext, url: URL, entry: IndexEntry | null, cache: string): Promise<ShimResponse> {
-    if (entry === null) return html404(req, ctx, SITE_FILES.embedNotFound, csp.player);
-    ctx.extra["Content-Security-Policy"] = csp.player;
+  async function player(req: ShimRequest, base: ResponseContext, url: URL, entry: IndexEntry | null, cache: string): Promise<ShimResponse> {
+    if (entry === null) return html404(req, base, SITE_FILES.embedNotFound, csp.player);
+    const ctx = withHeaders(base, { "Content-Security-Policy": csp.player });
     const found = await load(SITE_FILES.embed(entry.ref));
     // theme=dark is applied here too (validated exactly), so the dark player needs no script and
     // never flashes light; any other value is the light default. The accent is the script's job.
@@ -151,29 +140,29 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     return bodyResponse(req, ctx, body, await etag(body), TYPES.json, CACHE.resource);
   }
 
-  async function route(req: ShimRequest, ctx: ResponseContext, url: URL): Promise<ShimResponse | null> {
-    const path = url.pathname;
-    if (path === "/" || path === "/index" || path === "/index.html") return home(req, ctx);
-    if (path === "/terms") return page(req, ctx, SITE_FILES.terms, CACHE.resource);
-    if (path === "/oembed") return oembed(req, ctx, url);
-    if (path.startsWith("/_astro/")) {
-      const found = await assets.get(path.slice(1));
-      return found === null ? notFound(req, ctx) : bodyResponse(req, ctx, found.body, found.etag, contentTypeOf(path), IMMUTABLE);
-    }
-    if (path === "/embed/latest") return player(req, ctx, url, index.latest(now()), CACHE.list);
-    const embed = EMBED_PAGE.exec(path);
-    if (embed) return player(req, ctx, url, resolve(embed[1]!), CACHE.resource);
-    if (path === "/embed" || path.startsWith("/embed/")) return html404(req, ctx, SITE_FILES.embedNotFound, csp.player);
-    const episode = EPISODE_PAGE.exec(path);
-    if (episode) {
-      const entry = resolve(episode[1]!);
-      return entry === null ? notFound(req, ctx) : page(req, ctx, SITE_FILES.page(entry.ref), CACHE.resource);
-    }
-    // Every other path under /episodes/ (files by raw name included) is not a page.
-    if (path === "/episodes" || path.startsWith("/episodes/")) return notFound(req, ctx);
-    return null;
+  async function buildAsset(req: ShimRequest, ctx: ResponseContext, at: RouteArgs): Promise<ShimResponse> {
+    const path = at.url.pathname.slice(1);
+    const found = await assets.get(path);
+    return found === null ? notFound(req, ctx) : bodyResponse(req, ctx, found.body, found.etag, contentTypeOf(path), IMMUTABLE);
   }
 
-  return { route, notFound };
-}
+  async function episodePage(req: ShimRequest, ctx: ResponseContext, at: RouteArgs): Promise<ShimResponse> {
+    const entry = resolve(at.params.ref!);
+    return entry === null ? notFound(req, ctx) : page(req, ctx, SITE_FILES.page(entry.ref), CACHE.resource);
+  }
 
+  const routes: SiteRoutes["routes"] = {
+    home: (req, ctx) => home(req, ctx),
+    terms: (req, ctx) => page(req, ctx, SITE_FILES.terms, CACHE.resource),
+    oembed: (req, ctx, at) => oembed(req, ctx, at.url),
+    buildAsset,
+    embedLatest: (req, ctx, at) => player(req, ctx, at.url, index.latest(now()), CACHE.list),
+    embed: (req, ctx, at) => player(req, ctx, at.url, resolve(at.params.ref!), CACHE.resource),
+    embedNotFound: (req, ctx) => html404(req, ctx, SITE_FILES.embedNotFound, csp.player),
+    episodePage,
+    // Every other path under /episodes/ (files by raw name included) is not a page.
+    episodesNotFound: (req, ctx) => notFound(req, ctx),
+  };
+
+  return { routes, notFound };
+}

@@ -1,5 +1,5 @@
 // npm run bench: build and serve figures, printed with ratios against anchors measured in the same run
-// (ENGINEERING.md §3). It never fails a build: every step reports what it could and the exit code is 0.
+// (docs/performance.md). It never fails a build: every step reports what it could and the exit code is 0.
 //
 //   node scripts/bench.ts [--sizes 1000,10000] [--duration 10] [--connections 32] [--threads 2]
 //                         [--serve-size <N>] [--no-build] [--no-http] [--rounds n] [--baseline <dir>]

@@ -1,4 +1,4 @@
-// npm run serve: serve an existing dist/ through the shim on PORT/HOST (PRODUCT.md §5).
+// npm run serve: serve an existing dist/ through the shim on PORT/HOST (README.md#configuration).
 import path from "node:path";
 import { startServer } from "../functions/node/main.ts";
 

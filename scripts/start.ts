@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { buildConfig } from "../src/generate/config.ts";
 import { stampOf } from "../src/generate/stamp.ts";
-import { BUILD_FILES } from "../src/shared/schema/build-index.ts";
+import { BUILD_FILES } from "../src/shared/layout.ts";
 import { serve } from "./serve.ts";
 
 const dist = path.resolve("dist");

@@ -1,5 +1,5 @@
 // Synthetic content for benchmarks and load tests: `node scripts/synthetic-content.ts <outDir> <N> [--seed S]`
-// writes a content folder in the format of PRODUCT.md §4 (podcast.json, episodes/<folder>/{episode.json,
+// writes a content folder in the format of README.md#content-format (podcast.json, episodes/<folder>/{episode.json,
 // script.json}, no audio) with N episodes of realistic size: ~12 segments and 2 chapters each, 1–2 of
 // 8 domains with a skewed spread, ~1% drafts, a few scheduled far in the future, a few without a
 // number. Everything comes from a seeded PRNG, so the same arguments always give the same bytes.

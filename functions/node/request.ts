@@ -33,7 +33,8 @@ export class NodeRequest implements ShimRequest {
     const method = req.method ?? "GET";
     this.method = FORBIDDEN_METHODS.has(method) ? "PATCH" : method;
     // An origin-form target is a path: "//v1" must not be read as a scheme-relative URL with host
-    // "v1". The handler parses this URL; a target that does not parse is refused there.
+    // "v1". Behind a fixed origin every path parses (URL parsing never fails in a path), so only
+    // the other forms can throw here; the server answers those 400 through the shim.
     const target = req.url ?? "/";
     if (target.startsWith("/")) this.url = `http://localhost${target}`;
     else {
@@ -61,4 +62,32 @@ export class NodeRequest implements ShimRequest {
     }
     return this.#abort.signal;
   }
+}
+
+/**
+ * The path of a request target as the handler would read it, or null when the target is not a URL:
+ * what a refusal needs to know whether the request was for the API (and so carries the Link).
+ */
+export function targetPath(target: string): string | null {
+  try {
+    return new URL(target.startsWith("/") ? `http://localhost${target}` : target, "http://localhost").pathname;
+  } catch {
+    return null;
+  }
+}
+
+/** `method SP target` at the start of a request line; the target in origin or absolute form. */
+const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\/\S*|https?:\/\/\S+)(?: |\r?$)/i;
+
+/**
+ * The method and path of a request Node's parser rejected, read from the bytes it was parsing
+ * (the clientError's `rawPacket`). Those bytes start with the request line only when it arrived in
+ * the same read as the error: otherwise, or when the line is not one, the path is null.
+ */
+export function requestLineOf(rawPacket: unknown): { method: string; path: string | null } {
+  if (!(rawPacket instanceof Uint8Array)) return { method: "GET", path: null };
+  const head = Buffer.from(rawPacket.buffer, rawPacket.byteOffset, Math.min(rawPacket.byteLength, 8192)).toString("latin1");
+  const m = REQUEST_LINE.exec(head.slice(0, head.indexOf("\n") + 1 || undefined));
+  if (m === null) return { method: "GET", path: null };
+  return { method: m[1]!, path: targetPath(m[2]!) };
 }

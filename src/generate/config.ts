@@ -1,4 +1,4 @@
-// Build configuration (PRODUCT.md §5), read from the environment in this one place.
+// Build configuration (README.md#configuration), read from the environment in this one place.
 import path from "node:path";
 
 export interface BuildConfig {

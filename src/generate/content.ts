@@ -1,4 +1,4 @@
-// Reads and validates content/ (PRODUCT.md §4). Every problem that fails the build names the file
+// Reads and validates content/ (README.md#content-format). Every problem that fails the build names the file
 // and the field; a bad script.json only warns, and its episode answers 422 at run time.
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";

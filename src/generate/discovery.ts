@@ -1,26 +1,11 @@
-// The discovery document, GET /v1 (PRODUCT.md §3.9).
+// The discovery document, GET /v1 (docs/api.md#get-v1).
 import type { DiscoveryDocument } from "../shared/schema/api.ts";
 import type { Podcast } from "../shared/schema/content.ts";
 import type { Origins } from "../shared/links.ts";
-import {
-  AUDIO_ROUTES,
-  METADATA_ROUTES,
-  PAGE_LIMIT_DEFAULT,
-  PAGE_LIMIT_MAX,
-  RATE_LIMIT_AUDIO_DEFAULT,
-  RATE_LIMIT_METADATA_DEFAULT,
-  RATE_WINDOW_SECONDS,
-  type RateLimits,
-} from "../shared/limits.ts";
+import { DEFAULT_RATE_LIMITS, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../shared/limits.ts";
+import { rateLimitsOf } from "../shared/routes.ts";
 
 export const API_VERSION = "1.0.0";
-
-export function rateLimitsOf(limits: RateLimits): DiscoveryDocument["rateLimits"] {
-  return {
-    metadata: { limit: limits.metadataPerMinute, windowSeconds: RATE_WINDOW_SECONDS, scope: "ip", routes: METADATA_ROUTES },
-    audio: { limit: limits.audioPerMinute, windowSeconds: RATE_WINDOW_SECONDS, scope: "ip", routes: AUDIO_ROUTES },
-  };
-}
 
 export function discoveryOf(podcast: Podcast, o: Origins, terms: string): DiscoveryDocument {
   return {
@@ -39,7 +24,8 @@ export function discoveryOf(podcast: Podcast, o: Origins, terms: string): Discov
       embedLatest: `${o.siteUrl}/embed/latest`,
       page: `${o.siteUrl}/episodes/{ref}`,
     },
-    rateLimits: rateLimitsOf({ metadataPerMinute: RATE_LIMIT_METADATA_DEFAULT, audioPerMinute: RATE_LIMIT_AUDIO_DEFAULT }),
+    // The shim restates them with the limits in force at run time (functions/handler.ts).
+    rateLimits: rateLimitsOf(DEFAULT_RATE_LIMITS),
     pagination: { defaultLimit: PAGE_LIMIT_DEFAULT, maxLimit: PAGE_LIMIT_MAX },
   };
 }

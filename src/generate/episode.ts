@@ -1,4 +1,4 @@
-// Episode file → API resource (spec §2.1). Absent optional members become null so clients see
+// Episode file → API resource (docs/api.md#get-v1episodesref). Absent optional members become null so clients see
 // one shape; shareTitle falls back to the title.
 import type { EpisodeFile } from "../shared/schema/content.ts";
 import type { EpisodeResource } from "../shared/schema/api.ts";

@@ -1,4 +1,4 @@
-// Script and transcript resources (PRODUCT.md §3.8): speakers mapped to the hosts' display names,
+// Script and transcript resources (docs/api.md#get-v1episodesrefscript, docs/api.md#get-v1episodesreftranscript): speakers mapped to the hosts' display names,
 // stage directions removed, empty segments dropped; the transcript is one line per spoken turn.
 import type { ScriptFile } from "../shared/schema/content.ts";
 import type { ScriptResource } from "../shared/schema/api.ts";

@@ -11,6 +11,9 @@ import { discoveryOf } from "./discovery.ts";
 import type { Podcast } from "../shared/schema/content.ts";
 import type { DiscoveryDocument, EpisodeResource, ScriptResource } from "../shared/schema/api.ts";
 import type { BuildIndex, IndexEntry } from "../shared/schema/build-index.ts";
+import { strongEtag } from "../shared/etag.ts";
+import { mediaFile, mediaKey, paramsOf, PAGE_ROUTES, SITE_FILES } from "../shared/layout.ts";
+import { nodeEtag } from "../shared/node-etag.ts";
 
 export interface BuiltEpisode {
   source: LoadedEpisode;
@@ -32,9 +35,14 @@ export interface Site {
   warnings: string[];
 }
 
-/** Local audio lives under dist/media/<id>.mp3, the direct audioUrl. */
-export function mediaKey(id: string): string {
-  return `${id}.mp3`;
+/**
+ * The one ETag of an episode's audio: the strong tag (src/shared/etag.ts) of its SHA-256, so it is
+ * the tag of its bytes, the same in every build. Without a SHA-256 (an object known only by its key
+ * and size) it is the tag of `<key>\n<bytes>`.
+ */
+export function audioEtag(audio: { key: string; bytes: number | null; sha256: string | null }): string {
+  if (audio.sha256 !== null) return strongEtag(Buffer.from(audio.sha256, "hex"));
+  return nodeEtag(`${audio.key}\n${audio.bytes ?? ""}`);
 }
 
 function build(config: BuildConfig, loaded: Awaited<ReturnType<typeof loadContent>>): Site {
@@ -46,7 +54,8 @@ function build(config: BuildConfig, loaded: Awaited<ReturnType<typeof loadConten
     const ref = canonicalRef({ id, episodeNumber: f.episodeNumber });
     const local = source.audioPath !== null;
     const key = local ? mediaKey(id) : (f.audio?.key ?? null);
-    const audioUrl = local ? `${config.siteUrl}/media/${mediaKey(id)}` : null;
+    // The direct audioUrl: the shim serves dist/media/<key> at the same path under the site.
+    const audioUrl = local ? `${config.siteUrl}/${mediaFile(mediaKey(id))}` : null;
     const resource = episodeResourceOf(f, origins, audioUrl);
     const script = source.script.state === "ok" ? scriptResourceOf(resource, source.script.script) : null;
     const transcript = script === null ? null : transcriptOf(script);
@@ -73,7 +82,7 @@ function build(config: BuildConfig, loaded: Awaited<ReturnType<typeof loadConten
             : {
                 key,
                 bytes: source.audioBytes,
-                etag: source.audioSha256 === null ? null : `"${source.audioSha256.slice(0, 32)}"`,
+                etag: audioEtag({ key, bytes: source.audioBytes, sha256: source.audioSha256 }),
               },
       },
     };
@@ -116,7 +125,8 @@ export function loadSite(): Promise<Site> {
 }
 
 /** getStaticPaths of the per-episode pages (episode page, player): one route per built episode. */
-export async function episodeRoutes() {
+export async function episodeRoutes(page: "page" | "embed") {
   const site = await loadSite();
-  return site.episodes.map((episode) => ({ params: { ref: episode.ref }, props: { episode } }));
+  const route = PAGE_ROUTES[page];
+  return site.episodes.map((episode) => ({ params: paramsOf(route, SITE_FILES[page](episode.ref)), props: { episode } }));
 }

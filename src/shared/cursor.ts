@@ -1,4 +1,4 @@
-// Opaque keyset cursors (PRODUCT.md §3.3). A cursor carries the position of the last episode of
+// Opaque keyset cursors (docs/api.md#get-v1episodes). A cursor carries the position of the last episode of
 // the page (its order key, so it survives rebuilds) and the filters of the first page, followed by
 // a checksum so that truncated or altered cursors are refused rather than misread.
 import { fromBase64Url, toBase64Url } from "./base64url.ts";
@@ -6,6 +6,8 @@ import type { OrderKey } from "./order.ts";
 
 const VERSION = 1;
 const CHECKSUM_BYTES = 4;
+/** The longest cursor decoded: a cursor is ~100 characters; anything far longer is not one of ours. */
+export const CURSOR_MAX_LENGTH = 512;
 
 export interface CursorFilters {
   domain: string | null;
@@ -36,7 +38,7 @@ export function encodeCursor(cursor: Cursor): string {
 
 /** Null when the cursor is malformed, truncated, altered or of another version. */
 export function decodeCursor(text: string): Cursor | null {
-  if (text.length === 0 || text.length > 512) return null;
+  if (text.length === 0 || text.length > CURSOR_MAX_LENGTH) return null;
   const bytes = fromBase64Url(text);
   if (!bytes || bytes.length <= CHECKSUM_BYTES) return null;
   const payload = bytes.subarray(0, bytes.length - CHECKSUM_BYTES);

@@ -1,5 +1,6 @@
-// The error table (PRODUCT.md §3.4): every error the service can answer, code → status → message.
+// The error table (docs/api.md#errors): every error the service can answer, code → status → message.
 // Every error path goes through apiError(); nothing else builds an envelope.
+import type { ErrorEnvelope } from "./schema/api.ts";
 
 export const ERRORS = {
   not_found: { status: 404, message: "No published episode or resource at this address." },
@@ -18,16 +19,14 @@ export const ERRORS = {
   format_not_implemented: { status: 501, message: "Only format=json is available." },
   rate_limited: { status: 429, message: "Too many requests; retry after the number of seconds in Retry-After." },
   upstream_unavailable: { status: 502, message: "Storage or the episode store is temporarily unavailable." },
+  request_header_fields_too_large: { status: 431, message: "The request's header fields are too large." },
+  internal_error: { status: 500, message: "The server failed to answer this request." },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;
 
-export interface ApiErrorBody {
-  error: { code: ErrorCode; message: string; status: number; parameter?: string };
-}
-
-/** Builds the envelope. A 400 names the parameter at fault in the message and in `parameter`. */
-export function apiError(code: ErrorCode, parameter?: string): ApiErrorBody {
+/** Builds the envelope (its schema: errorEnvelope). A 400 names the parameter at fault in the message and in `parameter`. */
+export function apiError(code: ErrorCode, parameter?: string): ErrorEnvelope {
   const { status, message } = ERRORS[code];
   const text = parameter === undefined ? message : `Invalid parameter '${parameter}': ${message}`;
   return { error: parameter === undefined ? { code, message: text, status } : { code, message: text, status, parameter } };

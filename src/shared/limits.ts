@@ -1,16 +1,23 @@
-// Limits of the contract (spec §8, PRODUCT.md §3.3, §3.7), stated once.
+// Limits of the contract, stated once (docs/api.md#limits, docs/api.md#rate-limits).
 
 export const PAGE_LIMIT_DEFAULT = 20;
 export const PAGE_LIMIT_MAX = 50;
+
+/** Rate-limit buckets: which routes count in which is said by the route table (src/shared/routes.ts). */
+export type Bucket = "metadata" | "audio";
 
 export const RATE_WINDOW_SECONDS = 60;
 export const RATE_LIMIT_METADATA_DEFAULT = 120;
 export const RATE_LIMIT_AUDIO_DEFAULT = 30;
 
-export const METADATA_ROUTES = ["/v1", "/v1/episodes", "/v1/episodes/{ref}", "/v1/episodes/{ref}/script", "/v1/episodes/{ref}/transcript"];
-export const AUDIO_ROUTES = ["/v1/episodes/{ref}/audio"];
-
 export interface RateLimits {
   metadataPerMinute: number;
   audioPerMinute: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = { metadataPerMinute: RATE_LIMIT_METADATA_DEFAULT, audioPerMinute: RATE_LIMIT_AUDIO_DEFAULT };
+
+/** Requests per window of one bucket. */
+export function quotaOf(limits: RateLimits, bucket: Bucket): number {
+  return bucket === "metadata" ? limits.metadataPerMinute : limits.audioPerMinute;
 }

@@ -1,4 +1,4 @@
-// Absolute URLs of an episode (spec §2.1 links, PRODUCT.md §3.1). One place builds them all.
+// Absolute URLs of an episode (docs/api.md#get-v1episodesref). One place builds them all.
 import { canonicalRef } from "./refs.ts";
 
 export interface Origins {

@@ -1,4 +1,4 @@
-// oEmbed 1.0 (https://oembed.com) for episode pages (spec §4.6, PRODUCT.md §3.10): the response
+// oEmbed 1.0 (https://oembed.com) for episode pages (docs/api.md#get-oembed): the response
 // body, the iframe markup WordPress keeps, the query rules and which URLs are episode pages.
 // Pure: the build renders the default body of every episode, the shim derives the maxwidth and
 // maxheight variants from it at request time.

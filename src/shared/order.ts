@@ -1,4 +1,4 @@
-// The list order (PRODUCT.md §3.3): publishedAt descending, then episodeNumber descending,
+// The list order (docs/api.md#get-v1episodes): publishedAt descending, then episodeNumber descending,
 // then id descending. Keys are compact: p = publishedAt in ms, n = number (-1 for none), id.
 
 export interface OrderKey {

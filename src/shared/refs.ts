@@ -1,15 +1,14 @@
-// Episode references (PRODUCT.md §3.1): a UUID in any letter case, or an episode number of 1–9 digits.
-import { UUID_PATTERN } from "./schema/content.ts";
+// Episode references (docs/api.md#get-v1episodesref): a UUID in any letter case, or an episode
+// number of 1–9 digits, parsed by the `ref` parameter's schema (src/shared/parameters.ts).
+import { PARAMETERS } from "./parameters.ts";
 
 export type EpisodeRef = { kind: "uuid"; id: string } | { kind: "number"; number: number };
 
-const NUMBER_PATTERN = /^[0-9]{1,9}$/;
-
 /** Parses a path segment; null means malformed (400 invalid_episode_ref). */
 export function parseRef(segment: string): EpisodeRef | null {
-  if (NUMBER_PATTERN.test(segment)) return { kind: "number", number: Number(segment) };
-  if (UUID_PATTERN.test(segment)) return { kind: "uuid", id: segment.toLowerCase() };
-  return null;
+  const parsed = PARAMETERS.ref.schema.safeParse(segment);
+  if (!parsed.success) return null;
+  return typeof parsed.data === "number" ? { kind: "number", number: parsed.data } : { kind: "uuid", id: parsed.data };
 }
 
 /** The canonical reference of an episode in URLs: its number, or its UUID when it has none. */

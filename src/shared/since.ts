@@ -1,4 +1,4 @@
-// The `since` filter (PRODUCT.md §3.3): YYYY-MM-DD (midnight UTC) or an RFC 3339 date-time with
+// The `since` filter (docs/api.md#get-v1episodes): YYYY-MM-DD (midnight UTC) or an RFC 3339 date-time with
 // an offset. Impossible dates (2026-02-30, 25:00) are refused rather than rolled over.
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -1,4 +1,4 @@
-// oEmbed (spec §4.6, PRODUCT.md §3.10, https://oembed.com): discovered from the episode page by two
+// oEmbed (docs/api.md#get-oembed, https://oembed.com): discovered from the episode page by two
 // independent npm consumers, the rich body field by field, the iframe as WordPress keeps it (checked
 // by Chromium's HTML parser), maxwidth/maxheight, and the error statuses.
 import { extract } from "@extractus/oembed-extractor";

@@ -1,5 +1,5 @@
 // The player in a real Chromium, embedded by a host page on another origin: the postMessage
-// contract (spec §6), keyboard, speed, one-at-a-time playback, and errors with retry.
+// contract (docs/api.md#get-embedref-and-embedlatest), keyboard, speed, one-at-a-time playback, and errors with retry.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -15,8 +15,9 @@ import { createNodeServer } from "../../functions/node/server.ts";
 import type { AssetStore, AudioStorage, RateLimitStore } from "../../functions/ports.ts";
 import { MemoryRateLimitStore } from "../../functions/rate-limit.ts";
 import { ERRORS } from "../../src/shared/errors.ts";
-import { ROUTES } from "../../src/generate/openapi/routes.ts";
-import { BUILD_FILES, buildIndex } from "../../src/shared/schema/build-index.ts";
+import { DOCUMENTED_ROUTES } from "../../src/generate/openapi/document.ts";
+import { BUILD_FILES, MEDIA_DIR } from "../../src/shared/layout.ts";
+import { buildIndex } from "../../src/shared/schema/build-index.ts";
 import { episode, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { NO_LIMITS, TONE } from "../support/http.ts";
 import { ContractChecker, exchange, type Exchange } from "./support/contract.ts";
@@ -52,7 +53,7 @@ async function serveWith(ports: { assets?: (inner: AssetStore) => AssetStore; st
     config: shimConfig(NO_LIMITS),
     index: new EpisodeIndex(buildIndex.parse(await read(BUILD_FILES.index))),
     assets: ports.assets ? ports.assets(inner) : inner,
-    storage: ports.storage ?? new LocalAudioStorage(path.join(site.distDir, "media")),
+    storage: ports.storage ?? new LocalAudioStorage(path.join(site.distDir, MEDIA_DIR)),
     rateLimitStore: ports.rateLimitStore ?? new MemoryRateLimitStore(),
   });
   const server = createNodeServer(handler, 0);
@@ -105,7 +106,7 @@ beforeAll(async () => {
   audioSize = TONE.byteLength;
   main = await serveSite(site, { env: NO_LIMITS });
   limited = await serveSite(site, { env: { RATE_LIMIT_METADATA_PER_MIN: "1", RATE_LIMIT_AUDIO_PER_MIN: "1" } });
-  const local = new LocalAudioStorage(path.join(site.distDir, "media"));
+  const local = new LocalAudioStorage(path.join(site.distDir, MEDIA_DIR));
   const presigning: AudioStorage = {
     head: (k) => local.head(k),
     read: (k, a, b, s) => local.read(k, a, b, s),
@@ -400,7 +401,7 @@ describe("live responses against the document", () => {
 
   it("every response the document describes was produced, except the ones it marks as reserved", () => {
     const reserved = new Set<string>();
-    for (const route of ROUTES) {
+    for (const route of DOCUMENTED_ROUTES) {
       for (const code of route.reserved ?? []) for (const m of ["GET", "HEAD"]) reserved.add(`${m} ${route.path} ${ERRORS[code].status}`);
     }
     const missing = [...checker.described()].filter((k) => !checker.covered.has(k));

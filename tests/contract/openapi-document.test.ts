@@ -7,7 +7,9 @@ import { promisify } from "node:util";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
-import { BUILD_FILES } from "../../src/shared/schema/build-index.ts";
+import { Router } from "../../functions/router.ts";
+import { BUILD_FILES } from "../../src/shared/layout.ts";
+import { ROUTES, type Route } from "../../src/shared/routes.ts";
 import { build, removeSite, ROOT, serveSite, tempDir, type Site } from "../support/fixture.ts";
 import { ContractChecker, exchange } from "./support/contract.ts";
 
@@ -91,6 +93,24 @@ describe("the OpenAPI document of the demo content", () => {
     for (const id of idsOf) expect(id).toMatch(/^(get|list|head)[A-Z][A-Za-z]+$/);
     const tags = new Set((doc.tags as Obj[]).map((t) => t.name));
     for (const o of ops) expect(tags).toContain(o.tags[0]);
+  });
+
+  it("its operations are exactly the API routes the shim serves: the route table's, each dispatched to its route", async () => {
+    const table = Object.values(ROUTES as Record<string, Route>);
+    const served = table.filter((r) => r.api && r.operation !== null);
+    expect(Object.keys(doc.paths).sort()).toEqual(served.map((r) => r.paths[0]).sort());
+    // The only API route without an operation is the catch-all that answers 404 under /v1.
+    expect(table.filter((r) => r.api && r.operation === null).map((r) => r.paths)).toEqual([["/v1/{rest+}"]]);
+    const router = new Router();
+    for (const [template, item] of Object.entries(doc.paths as Obj)) {
+      const path = template.replace("{ref}", "1");
+      expect(router.match(path)?.route.operation?.operationId, path).toBe(item.get.operationId);
+      expect(item.head.operationId).toMatch(/^head/);
+      const answer = await exchange(server.url, path);
+      expect(answer.status, path).toBeLessThan(400);
+    }
+    expect(router.match("/v1/episodes/1/nothing")?.route.operation).toBeNull();
+    expect((await exchange(server.url, "/v1/episodes/1/nothing")).status).toBe(404);
   });
 
   it("every example validates against its schema with every object closed", () => {

@@ -1,9 +1,10 @@
-// GET /v1/episodes/<ref>/audio and the direct audioUrl /media/<file> (PRODUCT.md §3.6): whole file,
+// GET /v1/episodes/<ref>/audio and the direct audioUrl /media/<file> (docs/api.md#get-v1episodesrefaudio, docs/api.md#get-mediafile): whole file,
 // single and multiple ranges (RFC 9110 §14), 416, If-Range, HEAD, Content-Disposition, byte-exact.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readlinkSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
+import { strongEtag } from "../../src/shared/etag.ts";
 import { episode, makeSite, PODCAST, removeSite, serveSite, type Site } from "../support/fixture.ts";
 import { call, expectError, json, longTone, NO_LIMITS, partsOf, sameBytes, TONE, type Reply } from "../support/http.ts";
 
@@ -18,6 +19,8 @@ const BIG = longTone(40);
 const HUGE = longTone(800);
 const huge = episode({ episodeNumber: 46, title: "Huge one" });
 const SIZE = TONE.byteLength;
+/** The one form of the audio's ETag: the strong tag of the file's SHA-256, whatever the build. */
+const audioTag = (file: Uint8Array) => strongEtag(createHash("sha256").update(file).digest());
 
 let site: Site;
 let server: RunningServer;
@@ -66,7 +69,14 @@ describe("GET /v1/episodes/<ref>/audio: whole file", () => {
     const r = await get(AUDIO);
     expectWhole(r);
     expect(r.headers.get("accept-ranges")).toBe("bytes");
-    expect(r.headers.get("etag")).toMatch(/^"[^"]+"$/);
+    expect(r.headers.get("etag")).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+  });
+
+  it("its ETag is the strong tag of the file's SHA-256: the same bytes have the same ETag in every build", async () => {
+    expect((await get(AUDIO)).headers.get("etag")).toBe(audioTag(TONE));
+    expect((await get("/v1/episodes/43/audio", {}, "HEAD")).headers.get("etag")).toBe(audioTag(TONE));
+    expect((await get("/v1/episodes/44/audio", {}, "HEAD")).headers.get("etag")).toBe(audioTag(BIG));
+    expect(audioTag(BIG)).not.toBe(audioTag(TONE));
   });
 
   it("is never compressed, whatever the client accepts", async () => {
@@ -131,7 +141,7 @@ describe("GET /v1/episodes/<ref>/audio: single ranges", () => {
     single(r, 0, 99);
     expect(r.headers.get("content-length")).toBe("100");
     expect(r.headers.get("accept-ranges")).toBe("bytes");
-    expect(r.headers.get("etag")).toMatch(/^"[^"]+"$/);
+    expect(r.headers.get("etag")).toBe(audioTag(TONE));
   });
 
   it("answers a single byte range bytes=0-0", async () => single(await range("bytes=0-0"), 0, 0));

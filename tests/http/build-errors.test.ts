@@ -1,4 +1,4 @@
-// Content that fails the build (PRODUCT.md §4): an invalid episode.json, a duplicate id or
+// Content that fails the build (README.md#content-format): an invalid episode.json, a duplicate id or
 // episodeNumber, a missing referenced audio file. The real build runs and must fail with a message
 // that names the file and the field.
 import { writeFile } from "node:fs/promises";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildConfig } from "../../src/generate/config.ts";
 import { stampOf } from "../../src/generate/stamp.ts";
-import { BUILD_FILES } from "../../src/shared/schema/build-index.ts";
+import { BUILD_FILES } from "../../src/shared/layout.ts";
 import { episode, makeSite, removeSite, type Site } from "../support/fixture.ts";
 
 let site: Site;

@@ -1,4 +1,4 @@
-// Cross-cutting HTTP rules of every API route (PRODUCT.md §3.4, §3.5): conditional requests
+// Cross-cutting HTTP rules of every API route (docs/api.md#http-behaviour, docs/api.md#errors): conditional requests
 // (RFC 9110 §13), HEAD, CORS and preflight, methods, the license Link, credentials ignored, and the
 // error envelope.
 import { request as httpRequest } from "node:http";

@@ -1,4 +1,4 @@
-// GET /v1: the discovery document (PRODUCT.md §3.9), and unknown paths under /v1 (§3.1).
+// GET /v1: the discovery document (docs/api.md#get-v1), and unknown paths under /v1 (docs/api.md#api-routes).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { episode, makeSite, PODCAST, removeSite, script, serveSite, type Site } from "../support/fixture.ts";

@@ -1,4 +1,4 @@
-// GET /v1/episodes/<ref> (spec §2.1, PRODUCT.md §3.1): references by number or UUID in any case,
+// GET /v1/episodes/<ref> (docs/api.md#get-v1episodesref): references by number or UUID in any case,
 // the resource's members and links, 400 invalid_episode_ref versus 404 not_found on every route.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

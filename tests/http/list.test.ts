@@ -1,4 +1,4 @@
-// GET /v1/episodes (PRODUCT.md §3.3): order, limit, domain, since, keyset cursors and their errors.
+// GET /v1/episodes (docs/api.md#get-v1episodes): order, limit, domain, since, keyset cursors and their errors.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { episode, makeSite, removeSite, serveSite, type EpisodeSpec, type Site } from "../support/fixture.ts";

@@ -1,6 +1,5 @@
 // The Node adapter: its streaming path on a real node:http server and a real socket, and its fast
 // path (no Fetch objects) held to the portable Fetch entry answering the same requests.
-import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { connect } from "node:net";
@@ -8,16 +7,19 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { etagOf } from "../../src/shared/etag.ts";
-import { buildIndex, BUILD_FILES } from "../../src/shared/schema/build-index.ts";
+import { BUILD_FILES, episodeFile, MEDIA_DIR, mediaFile, mediaKey, SITE_FILES } from "../../src/shared/layout.ts";
+import { buildIndex } from "../../src/shared/schema/build-index.ts";
 import { shimConfig } from "../../functions/config.ts";
 import { EpisodeIndex } from "../../functions/episode-index.ts";
 import { createHandler } from "../../functions/handler.ts";
 import { toResponse } from "../../functions/http.ts";
-import { nodeEtag } from "../../functions/node/etag.ts";
 import { FileAssetStore } from "../../functions/node/file-assets.ts";
 import { LocalAudioStorage } from "../../functions/node/local-storage.ts";
-import type { RunningServer } from "../../functions/node/main.ts";
-import { writeResponse } from "../../functions/node/server.ts";
+import { createNodeHandler, type RunningServer } from "../../functions/node/main.ts";
+import { requestLineOf } from "../../functions/node/request.ts";
+import type { Shim } from "../../functions/handler.ts";
+import { ERRORS, type ErrorCode } from "../../src/shared/errors.ts";
+import { createNodeServer, MAX_HEADER_BYTES, writeResponse } from "../../functions/node/server.ts";
 import { MemoryRateLimitStore } from "../../functions/rate-limit.ts";
 import { episode, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { TONE } from "../support/http.ts";
@@ -71,7 +73,7 @@ describe("the Node fast path and the Fetch entry answer alike", () => {
       config: shimConfig({}),
       index: new EpisodeIndex(buildIndex.parse(await read(BUILD_FILES.index))),
       assets: new FileAssetStore(site.distDir, await read(BUILD_FILES.manifest)),
-      storage: new LocalAudioStorage(path.join(site.distDir, "media")),
+      storage: new LocalAudioStorage(path.join(site.distDir, MEDIA_DIR)),
       rateLimitStore: new MemoryRateLimitStore(),
       now: () => NOW,
     });
@@ -124,16 +126,226 @@ describe("the Node fast path and the Fetch entry answer alike", () => {
     expect(node.headers).toEqual(portable.headers);
     expect(node.body).toBe(portable.body);
   });
+
+  describe("the build it serves", () => {
+    it("holds every file src/shared/layout.ts names, each in the manifest with its etagOf tag", async () => {
+      const manifest = JSON.parse(await readFile(path.join(site.distDir, BUILD_FILES.manifest), "utf8")) as Record<string, string>;
+      const perEpisode = (ref: string) => [episodeFile(ref, "json"), SITE_FILES.page(ref), SITE_FILES.embed(ref), SITE_FILES.oembed(ref)];
+      const files = [
+        BUILD_FILES.index,
+        BUILD_FILES.discovery,
+        BUILD_FILES.openapi,
+        SITE_FILES.home,
+        SITE_FILES.terms,
+        SITE_FILES.notFound,
+        SITE_FILES.embedNotFound,
+        ...perEpisode("1"),
+        ...perEpisode("2"),
+        episodeFile("1", "script"),
+        episodeFile("1", "transcript"),
+      ];
+      for (const file of files) expect(manifest[file], file).toBe(await etagOf(await readFile(path.join(site.distDir, file))));
+      // Written by the integration beside the manifest; the audio is copied, not listed.
+      expect(JSON.parse(await readFile(path.join(site.distDir, BUILD_FILES.stamp), "utf8"))).toHaveProperty("stamp");
+      expect(await readFile(path.join(site.distDir, mediaFile(mediaKey(String(one.id)))))).toEqual(Buffer.from(TONE));
+      expect(Object.keys(manifest).filter((f) => f.startsWith(`${MEDIA_DIR}/`))).toEqual([]);
+    });
+  });
 });
 
-describe("the Node entry's ETag function", () => {
-  const samples: [string, Uint8Array][] = [
-    ["no bytes", new Uint8Array()],
-    ["one byte", new Uint8Array([0xff])],
-    ["UTF-8 text", new TextEncoder().encode('{"title":"Café über naïve — 東京"}')],
-    ["32 KB of random bytes", new Uint8Array(randomBytes(32 * 1024))],
-  ];
-  it.each(samples)("gives the tag etagOf gives (%s)", async (_name, bytes) => {
-    expect(nodeEtag(bytes)).toBe(await etagOf(bytes));
+/** One answer read off a raw socket: the status line, lower-case headers and the body. */
+interface RawAnswer {
+  statusLine: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Sends bytes as they are (malformed ones too) and reads the one answer, by its Content-Length. */
+function rawRequest(url: string, bytes: string | Buffer): Promise<RawAnswer> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let data = Buffer.alloc(0);
+    let settled = false;
+    const parse = (ended: boolean) => {
+      const end = data.indexOf("\r\n\r\n");
+      if (end < 0) return ended ? reject(new Error(`no answer: ${JSON.stringify(data.toString("latin1"))}`)) : undefined;
+      const [statusLine = "", ...lines] = data.subarray(0, end).toString("latin1").split("\r\n");
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(":");
+        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const body = data.subarray(end + 4);
+      const length = Number(headers["content-length"] ?? NaN);
+      if (!ended && !(body.byteLength >= length)) return;
+      settled = true;
+      socket.destroy();
+      resolve({ statusLine, status: Number(statusLine.split(" ")[1]), headers, body: body.toString("utf8") });
+    };
+    socket.on("data", (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      parse(false);
+    });
+    socket.on("end", () => settled || parse(true));
+    socket.on("error", (err) => settled || reject(err));
+    socket.write(bytes);
+  });
+}
+
+/** `n` header fields of 1 KiB each. */
+function padding(n: number): string {
+  let out = "";
+  for (let i = 0; i < n; i++) out += `X-Pad-${i}: ${"a".repeat(1024 - 12 - String(i).length)}\r\n`;
+  return out;
+}
+
+/** The answer is the error of the one table, in the envelope, telling nothing of the server's insides. */
+function expectEnvelope(answer: RawAnswer, code: ErrorCode): void {
+  expect(answer.status).toBe(ERRORS[code].status);
+  expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
+  expect(answer.headers["access-control-allow-origin"]).toBe("*");
+  expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(answer.body));
+  expect(JSON.parse(answer.body)).toEqual({ error: { code, status: ERRORS[code].status, message: ERRORS[code].message } });
+  // No stack frame, server path or source file.
+  expect(answer.body).not.toMatch(/\bat |\/(?:work|home|tmp|usr)\/|\.(?:ts|js|mjs):|node:/);
+}
+
+describe("the Node adapter answers what it cannot hand over through the shim's error table", () => {
+  let site: Site;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    site = await makeSite("adapter-errors", [{ episode: episode({ episodeNumber: 1 }) }]);
+    server = await serveSite(site);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await removeSite(site);
+  });
+
+  it("a request line Node cannot parse gets 400 in the envelope, with CORS, on a closed connection", async () => {
+    const answer = await rawRequest(server.url, "\x01\x02 nonsense\r\n\r\n");
+    expect(answer.statusLine).toBe("HTTP/1.1 400 Bad Request");
+    expectEnvelope(answer, "bad_request");
+    expect(answer.headers.connection).toBe("close");
+    // No readable path, so not known to be an API request: no Link.
+    expect(answer.headers.link).toBeUndefined();
+  });
+
+  it("a header line Node cannot parse on /v1 gets 400 in the envelope, with CORS and Link", async () => {
+    const answer = await rawRequest(server.url, "GET /v1 HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n");
+    expectEnvelope(answer, "bad_request");
+    expect(answer.headers.link).toMatch(/rel="license"/);
+  });
+
+  it("headers past the 32 KiB budget get 431 in the envelope, with CORS and Link", async () => {
+    expect(MAX_HEADER_BYTES).toBe(32 * 1024);
+    const answer = await rawRequest(server.url, `GET /v1/episodes HTTP/1.1\r\nHost: x\r\n${padding(40)}\r\n`);
+    expect(answer.statusLine).toBe("HTTP/1.1 431 Request Header Fields Too Large");
+    expectEnvelope(answer, "request_header_fields_too_large");
+    expect(answer.headers.link).toMatch(/rel="license"/);
+    expect(answer.headers.connection).toBe("close");
+  });
+
+  it("headers under the budget (20 KiB) are served as usual: 200", async () => {
+    const answer = await rawRequest(server.url, `GET /v1/episodes HTTP/1.1\r\nHost: x\r\n${padding(20)}\r\n`);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body).episodes).toHaveLength(1);
+  });
+
+  it("an absolute-form target with credentials gets 400 in the envelope, with CORS and Link", async () => {
+    const answer = await rawRequest(server.url, "GET http://u:p@localhost/v1 HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    expectEnvelope(answer, "bad_request");
+    expect(answer.headers.link).toMatch(/rel="license"/);
+  });
+
+  it("an HTTP/1.1 request without Host gets 400 in the envelope (RFC 9112 §3.2)", async () => {
+    const answer = await rawRequest(server.url, "GET /v1 HTTP/1.1\r\n\r\n");
+    expectEnvelope(answer, "bad_request");
+  });
+
+  it("a HEAD refused by the parser gets the status and headers, no body", async () => {
+    const answer = await rawRequest(server.url, `HEAD /v1 HTTP/1.1\r\nHost: x\r\n${padding(40)}\r\n`);
+    expect(answer.status).toBe(431);
+    expect(answer.body).toBe("");
+    expect(answer.headers.link).toMatch(/rel="license"/);
+  });
+
+  describe("a failure once the handler was called", () => {
+    let failing: { url: string; close(): Promise<void> };
+    let handle: Shim["handle"];
+
+    beforeAll(async () => {
+      const { shim } = await createNodeHandler({ distDir: site.distDir, env: {} });
+      const node = createNodeServer({ handle: (req, info) => handle(req, info), refuse: shim.refuse }, 0);
+      await new Promise<void>((r) => node.listen(0, "127.0.0.1", r));
+      failing = {
+        url: `http://127.0.0.1:${(node.address() as AddressInfo).port}`,
+        close: () => new Promise<void>((r) => (node.close(() => r()), node.closeAllConnections())),
+      };
+    });
+    afterAll(async () => {
+      await failing?.close();
+    });
+
+    it("a handler that throws anyway is answered 500 internal_error in the envelope, without its message", async () => {
+      handle = () => Promise.reject(new Error("boom in /work/main/functions/handler.ts:1"));
+      const answer = await rawRequest(failing.url, "GET /v1/episodes HTTP/1.1\r\nHost: x\r\n\r\n");
+      expectEnvelope(answer, "internal_error");
+      expect(answer.headers.link).toMatch(/rel="license"/);
+      expect(answer.headers["cache-control"]).toBe("no-store");
+    });
+
+    it("an answer Node refuses to write (a header value with a line break) becomes 500 internal_error", async () => {
+      handle = async () => ({ status: 200, headers: { "x-bad": "a\r\nb" }, body: new Uint8Array([1]) });
+      const answer = await rawRequest(failing.url, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+      expectEnvelope(answer, "internal_error");
+      expect(answer.headers["x-bad"]).toBeUndefined();
+    });
+
+    it("a stream that fails after the headers went out cuts the connection: no second answer", async () => {
+      let sent = false;
+      handle = async () => ({
+        status: 200,
+        headers: { "content-type": "audio/mpeg", "content-length": "10" },
+        body: new ReadableStream<Uint8Array>({
+          pull: async (c) => {
+            // The first bytes go out with the headers; the upstream fails a moment later.
+            if (sent) return void (await new Promise((r) => setTimeout(r, 50)), c.error(new Error("upstream gone")));
+            sent = true;
+            c.enqueue(new TextEncoder().encode("ab"));
+          },
+        }),
+      });
+      const answer = await rawRequest(failing.url, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+      // The client sees 2 of the 10 bytes announced, then the close: a cut answer, not a second one.
+      expect(answer.status).toBe(200);
+      expect(answer.body).toBe("ab");
+    });
+  });
+});
+
+describe("the request line of a request Node's parser rejected", () => {
+  const line = (text: string) => requestLineOf(Buffer.from(text, "latin1"));
+  it.each([
+    ["GET /v1/episodes HTTP/1.1\r\nHost: x\r\n", { method: "GET", path: "/v1/episodes" }],
+    ["HEAD /v1?x=1 HTTP/1.1\r\n", { method: "HEAD", path: "/v1" }],
+    ["GET /v1 HTTP/1.1 junk\r\n", { method: "GET", path: "/v1" }],
+    ["GET http://u:p@example.com/v1/ HTTP/1.1\r\n", { method: "GET", path: "/v1/" }],
+    ["GET //v1 HTTP/1.1\r\n", { method: "GET", path: "//v1" }],
+  ])("is read when the bytes start with one: %j", (text, expected) => {
+    expect(line(text)).toEqual(expected);
+  });
+  it.each([
+    ["\x01\x02 nonsense\r\n"],
+    ["GET\r\n"],
+    ["X-Pad-3: aaaa\r\n"],
+  ])("is unknown (null path) otherwise: %j", (text) => {
+    expect(line(text).path).toBeNull();
+  });
+  it("is unknown without bytes", () => {
+    expect(requestLineOf(undefined)).toEqual({ method: "GET", path: null });
   });
 });

@@ -1,10 +1,11 @@
-// The publication clock (spec §3, PRODUCT.md §3.2, §3.3): drafts and scheduled episodes are absent
+// The publication clock (docs/api.md#publication, docs/api.md#get-v1episodes): drafts and scheduled episodes are absent
 // from every route until their time, then appear without a rebuild; cursors stay consistent while
 // episodes publish between pages; an episode published before its audio answers 404 on audio only.
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
+import { mediaFile } from "../../src/shared/layout.ts";
 import { clock, episode, makeSite, removeSite, script, serveSite, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { call, expectError, json, NO_LIMITS, sameBytes, TONE } from "../support/http.ts";
 
@@ -195,7 +196,7 @@ describe("an episode published before its audio", () => {
     expect((await get("/v1/episodes/302/audio", { method: "HEAD" })).status).toBe(404);
 
     // The operator uploads the audio: no rebuild, the route answers.
-    await writeFile(path.join(site.distDir, "media", LATE_KEY), TONE);
+    await writeFile(path.join(site.distDir, mediaFile(LATE_KEY)), TONE);
     const r = await get("/v1/episodes/302/audio");
     expect(r.status).toBe(200);
     expect(sameBytes(r.bytes, TONE)).toBe(true);

@@ -1,4 +1,4 @@
-// Rate limits (spec §8, PRODUCT.md §3.7): 120 metadata and 30 audio requests per minute per client
+// Rate limits (docs/api.md#rate-limits): 120 metadata and 30 audio requests per minute per client
 // IP, 429 rate_limited with Retry-After and the RateLimit headers, HEAD and 304 counted, client
 // address from X-Forwarded-For only under TRUST_PROXY, configurable limits. Time moves through the
 // injected clock, never by sleeping.

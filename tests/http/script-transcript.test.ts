@@ -1,4 +1,4 @@
-// GET /v1/episodes/<ref>/script and /transcript (spec §2.2, PRODUCT.md §3.8, §4): speakers mapped
+// GET /v1/episodes/<ref>/script and /transcript (docs/api.md#get-v1episodesrefscript, docs/api.md#get-v1episodesreftranscript, README.md#content-format): speakers mapped
 // to display names, stage directions removed, empty segments dropped; 404 script_unavailable,
 // 422 script_unparseable (a build warning, not a failure), 404 transcript_unavailable.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
-// Episode pages, the player route and the home page through the real server (PRODUCT.md §3.1,
-// §3.2, §3.10): references by number or UUID, the publication clock without a rebuild, 404 pages,
+// Episode pages, the player route and the home page through the real server (docs/api.md#site-routes,
+// docs/api.md#publication): references by number or UUID, the publication clock without a rebuild, 404 pages,
 // the player's CSP and theme, and what the pages say.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clock, episode, script } from "../support/fixture.ts";

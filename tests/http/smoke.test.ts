@@ -1,5 +1,8 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { episode, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
+import { episode, makeSite, removeSite, ROOT, script, serveSite, type Site } from "../support/fixture.ts";
 import type { RunningServer } from "../../functions/node/main.ts";
 
 let site: Site;
@@ -20,5 +23,36 @@ describe("smoke", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { episodeNumber: number };
     expect(body.episodeNumber).toBe(1);
+  });
+});
+
+describe("npm run serve", () => {
+  // The suites import the server through Vitest's transform; this runs the command's script under
+  // the project's Node itself, whose type stripping refuses what is not erasable TypeScript.
+  it.skipIf(process.env.SHIM_TARGET === "edge")("runs scripts/serve.ts under Node's own TypeScript support and serves the built site", async () => {
+    const node = path.join(ROOT, "node_modules/.bin/node");
+    const child = spawn(node, [path.join(ROOT, "scripts/serve.ts")], {
+      cwd: path.dirname(site.distDir),
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      let out = "";
+      child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+      child.stderr.on("data", (b: Buffer) => (out += b.toString()));
+      const exited = once(child, "exit").then(() => null);
+      const url = await Promise.race([
+        exited,
+        (async () => {
+          while (!/on (http:\/\/\S+)/.test(out)) await new Promise((r) => setTimeout(r, 50));
+          return /on (http:\/\/\S+)/.exec(out)![1]!;
+        })(),
+      ]);
+      expect(url, out).not.toBeNull();
+      const res = await fetch(`${url}/v1/episodes/1`);
+      expect(res.status).toBe(200);
+    } finally {
+      child.kill("SIGTERM");
+    }
   });
 });

@@ -41,7 +41,7 @@ export function json<T = any>(reply: Reply): T {
 /** Markers of a leaked stack trace or server path. */
 const LEAKS = [/\bat\s+\S+\s+\(/, /\.ts:\d+/, /\.m?js:\d+/, /node_modules/, /\/work\//, /\/home\//, /\/tmp\//, /file:\/\//, /Error:/];
 
-/** Asserts the error envelope of PRODUCT.md §3.4 and returns its `error` member. */
+/** Asserts the error envelope of docs/api.md#errors and returns its `error` member. */
 export function expectError(reply: Reply, status: number, code: string): { code: string; message: string; status: number; parameter?: string } {
   expect(reply.status, reply.text).toBe(status);
   expect(reply.headers.get("content-type")).toBe("application/json; charset=utf-8");
@@ -75,7 +75,7 @@ export function stableHeaders(headers: Headers): Record<string, string> {
 
 export const EXPOSED = ["ETag", "Link", "Retry-After", "Content-Range", "Content-Disposition", "Accept-Ranges", "RateLimit", "RateLimit-Policy"];
 
-/** CORS of every response (PRODUCT.md §3.5). */
+/** CORS of every response (docs/api.md#http-behaviour). */
 export function expectCors(headers: Headers): void {
   expect(headers.get("access-control-allow-origin")).toBe("*");
   const exposed = (headers.get("access-control-expose-headers") ?? "").split(",").map((s) => s.trim().toLowerCase());

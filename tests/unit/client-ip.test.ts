@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clientIpFrom } from "../../functions/client-ip.ts";
 
-describe("client address behind proxies (TRUST_PROXY, PRODUCT.md §3.7)", () => {
+describe("client address behind proxies (TRUST_PROXY, docs/api.md#rate-limits)", () => {
   it("X-Forwarded-For is never trusted by default (0 hops)", () => {
     expect(clientIpFrom("10.0.0.1", "203.0.113.9", 0)).toBe("10.0.0.1");
   });

@@ -21,7 +21,7 @@ function withChecksum(payloadText: string): string {
   return toBase64Url(bytes);
 }
 
-describe("cursors (PRODUCT.md §3.3)", () => {
+describe("cursors (docs/api.md#get-v1episodes)", () => {
   it("a cursor round-trips its position and filters", () => {
     expect(decodeCursor(encodeCursor(sample))).toEqual(sample);
   });

@@ -12,7 +12,7 @@ function extendedName(header: string): string | null {
   return m ? decodeURIComponent(m[1]!) : null;
 }
 
-describe("download file names (PRODUCT.md §3.6)", () => {
+describe("download file names (docs/api.md#get-v1episodesrefaudio)", () => {
   it("the name is <show-slug>-<three-digit number>-<title-slug>.mp3", () => {
     expect(audioFileName("signal-and-noise", ep("Rust in the Kernel", 10))).toBe("signal-and-noise-010-rust-in-the-kernel.mp3");
     expect(audioFileName("signal-and-noise", ep("Rust in the Kernel", 1234))).toBe("signal-and-noise-1234-rust-in-the-kernel.mp3");

@@ -7,7 +7,7 @@ const AFTER = { p: Date.UTC(2026, 9, 1), n: 12, id: "8d9c1151-071d-428b-a81a-f51
 const JAN_1 = Date.UTC(2026, 0, 1);
 const cursorWith = (domain: string | null, since: number | null) => encodeURIComponent(encodeCursor({ after: AFTER, domain, since }));
 
-describe("list query parameters (PRODUCT.md §3.3)", () => {
+describe("list query parameters (docs/api.md#get-v1episodes)", () => {
   it("no parameters: limit 20, no filters, first page", () => {
     expect(q("")).toEqual({ ok: true, query: { limit: 20, domain: null, since: null, after: null } });
   });

@@ -3,7 +3,7 @@ import { compareOrder, orderKeyOf, type OrderKey } from "../../src/shared/order.
 
 const k = (p: number, n: number, id: string): OrderKey => ({ p, n, id });
 
-describe("list order (PRODUCT.md §3.3)", () => {
+describe("list order (docs/api.md#get-v1episodes)", () => {
   it("a later publishedAt comes first", () => {
     expect(compareOrder(k(2, 1, "a"), k(1, 9, "z"))).toBeLessThan(0);
     expect(compareOrder(k(1, 9, "z"), k(2, 1, "a"))).toBeGreaterThan(0);

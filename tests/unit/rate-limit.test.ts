@@ -11,7 +11,7 @@ async function hits(l: RateLimiter, n: number, bucket: "metadata" | "audio", ip:
   return out;
 }
 
-describe("fixed-window rate limits (PRODUCT.md §3.7)", () => {
+describe("fixed-window rate limits (docs/api.md#rate-limits)", () => {
   it("the first `limit` requests of a window are allowed and the next one is refused", async () => {
     const decisions = await hits(limiter(3), 4, "metadata", "1.2.3.4", T0);
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false]);

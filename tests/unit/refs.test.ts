@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { canonicalRef, parseRef } from "../../src/shared/refs.ts";
 
-describe("episode references (PRODUCT.md §3.1)", () => {
+describe("episode references (docs/api.md#get-v1episodesref)", () => {
   it("a lower-case UUID is a uuid reference", () => {
     expect(parseRef("8d9c1151-071d-428b-a81a-f51f72aedac7")).toEqual({ kind: "uuid", id: "8d9c1151-071d-428b-a81a-f51f72aedac7" });
   });

@@ -3,7 +3,7 @@ import { scriptResourceOf, speakerName, stripStageDirections, transcriptOf } fro
 
 const EP = { id: "8d9c1151-071d-428b-a81a-f51f72aedac7", episodeNumber: 7, title: "Seven", hosts: { a: "Maya Chen", b: "Theo Park" } };
 
-describe("stage directions (PRODUCT.md §3.8)", () => {
+describe("stage directions (docs/api.md#get-v1episodesrefscript)", () => {
   it("spans in square brackets are removed", () => {
     expect(stripStageDirections("Well [laughs] that is true.")).toBe("Well that is true.");
   });
@@ -69,7 +69,7 @@ describe("script resource", () => {
   });
 });
 
-describe("transcript (PRODUCT.md §3.8)", () => {
+describe("transcript (docs/api.md#get-v1episodesreftranscript)", () => {
   it("is one `Speaker Name: text` line per turn, ending with a newline", () => {
     const script = scriptResourceOf(EP, {
       chapters: [],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseSince } from "../../src/shared/since.ts";
 
-describe("the since filter (PRODUCT.md §3.3)", () => {
+describe("the since filter (docs/api.md#get-v1episodes)", () => {
   it("a date YYYY-MM-DD means midnight UTC of that day", () => {
     expect(parseSince("2026-10-01")).toBe(Date.UTC(2026, 9, 1));
     expect(parseSince("2024-02-29")).toBe(Date.UTC(2024, 1, 29));

@@ -3,11 +3,12 @@
 // taken from the built responses. Pure: the build passes in everything that depends on content.
 import { API_VERSION } from "../discovery.ts";
 import { apiError, ERRORS, type ErrorCode } from "../../shared/errors.ts";
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT, RATE_WINDOW_SECONDS } from "../../shared/limits.ts";
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT, RATE_WINDOW_SECONDS, type Bucket } from "../../shared/limits.ts";
+import { PARAMETERS, type ParameterName } from "../../shared/parameters.ts";
+import { ROUTES, type Operation } from "../../shared/routes.ts";
 import type { DiscoveryDocument, EpisodePage, EpisodeResource, ScriptResource } from "../../shared/schema/api.ts";
-import { HEADERS, rateLimitHeaders, type Bucket, type HeaderName, type HeaderObject } from "./headers.ts";
+import { HEADERS, rateLimitHeaders, type HeaderName, type HeaderObject } from "./headers.ts";
 import { componentParameters } from "./parameters.ts";
-import { checkRouteBuckets, ROUTES, type Route } from "./routes.ts";
 import { componentSchemas, ref, type JsonSchema } from "./schemas.ts";
 
 export const OPENAPI_VERSION = "3.1.1";
@@ -58,14 +59,22 @@ const GROUP_NAMES: Record<string, string> = {
   "getEpisodeTranscript 404": "TranscriptNotFound",
 };
 
-/** The parameter a 400 names, for examples (functions/list-query.ts, functions/handler.ts). */
-const PARAMETER_OF: Partial<Record<ErrorCode, string>> = {
-  invalid_limit: "limit",
-  invalid_cursor: "cursor",
-  invalid_domain: "domain",
-  invalid_since: "since",
-  invalid_episode_ref: "ref",
-};
+/** A documented route of the route table (src/shared/routes.ts): its canonical path and operation. */
+interface Route extends Operation {
+  path: string;
+  bucket: Bucket | null;
+  parameters: readonly ParameterName[];
+}
+
+/** Every route with an operation, in table order: exactly the API routes the shim serves. */
+export const DOCUMENTED_ROUTES: Route[] = Object.values(ROUTES).flatMap((r) =>
+  r.operation === null ? [] : [{ ...r.operation, path: r.paths[0]!, bucket: r.bucket, parameters: r.parameters }],
+);
+
+/** The parameter a 400 names, for examples: the parameter whose refusal is that code. */
+const PARAMETER_OF: Partial<Record<ErrorCode, string>> = Object.fromEntries(
+  Object.values(PARAMETERS).flatMap((p) => (p.error === null ? [] : [[p.error, p.name]])),
+);
 
 class Builder {
   readonly responses: Record<string, Obj> = {};
@@ -240,7 +249,7 @@ function operation(b: Builder, route: Route, method: "get" | "head", ex: ApiExam
     const r = errorResponse(b, route, status, codes);
     const reserved = codes.every((c) => route.reserved?.includes(c));
     responses[String(status)] = reserved
-      ? { ...r, description: `${STATUS_TEXT[status]}: listed by the specification for this route; this implementation answers an empty page instead.` }
+      ? { ...r, description: `${STATUS_TEXT[status]}: reserved for this route; never answered (a filter that matches nothing gives an empty page).` }
       : r;
   }
   const parameters = route.parameters
@@ -263,7 +272,7 @@ function operation(b: Builder, route: Route, method: "get" | "head", ex: ApiExam
 /** The codes of the API routes (the error table also holds those of oEmbed and the Node adapter). */
 function errorTable(): string {
   const codes = new Set<ErrorCode>(["not_found", "method_not_allowed"]);
-  for (const r of ROUTES) for (const c of r.errors) codes.add(c);
+  for (const r of DOCUMENTED_ROUTES) for (const c of r.errors) codes.add(c);
   const rows = [...codes]
     .sort((a, b) => ERRORS[a].status - ERRORS[b].status || a.localeCompare(b))
     .map((c) => `| \`${c}\` | ${ERRORS[c].status} | ${ERRORS[c].message} |`);
@@ -282,7 +291,7 @@ function infoDescription(input: OpenApiInput): string {
 - Episodes are referenced by number or by UUID (\`{ref}\`), interchangeably. Unknown paths under \`/v1\` answer 404 \`not_found\`.
 - Rate limits, per client IP and ${RATE_WINDOW_SECONDS}-second window: ${RATE_LIMIT_METADATA_DEFAULT} requests for the metadata routes, ${RATE_LIMIT_AUDIO_DEFAULT} for audio (defaults; the discovery document states the limits in force). Limited responses carry \`RateLimit-Policy\` and \`RateLimit\`; beyond the limit the answer is 429 \`rate_limited\` with \`Retry-After\`. This document is not limited.
 - List pages hold ${PAGE_LIMIT_DEFAULT} episodes by default, at most ${PAGE_LIMIT_MAX}.
-- Authentication: none is required. An API key sent as \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\` (the key variant of the specification for the list, episode, script and transcript routes) is accepted and ignored: no route fails without one.
+- Authentication: none is required. An API key sent as \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\` (on the list, episode, script and transcript routes, for clients written against a keyed variant of this API) is accepted and ignored: no route fails without one.
 - Versioning: the version is the path prefix \`/v1\`. The contract is additive-only: members may be added to any object and new values may appear in open strings such as \`kind.type\`; clients must ignore what they do not know.
 
 **Errors**
@@ -293,10 +302,9 @@ ${errorTable()}`;
 }
 
 export function buildOpenApiDocument(input: OpenApiInput): Obj {
-  checkRouteBuckets();
   const b = new Builder();
   const paths: Obj = {};
-  for (const route of ROUTES) {
+  for (const route of DOCUMENTED_ROUTES) {
     paths[route.path] = {
       get: operation(b, route, "get", input.examples),
       head: operation(b, route, "head", input.examples),
@@ -330,13 +338,13 @@ export function buildOpenApiDocument(input: OpenApiInput): Obj {
         bearerAuth: {
           type: "http",
           scheme: "bearer",
-          description: "Optional API key as a bearer token (the key variant of the specification). Accepted and ignored: requests without it succeed.",
+          description: "Optional API key as a bearer token. Accepted and ignored: requests without it succeed.",
         },
         apiKeyHeader: {
           type: "apiKey",
           in: "header",
           name: "X-API-Key",
-          description: "Optional API key in X-API-Key (the key variant of the specification). Accepted and ignored: requests without it succeed.",
+          description: "Optional API key in X-API-Key. Accepted and ignored: requests without it succeed.",
         },
       },
     },

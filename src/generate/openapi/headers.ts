@@ -1,10 +1,8 @@
-// Response headers of the API (PRODUCT.md §3.5–3.7), as OpenAPI header components. The patterns
+// Response headers of the API (docs/api.md#http-behaviour, docs/api.md#rate-limits), as OpenAPI header components. The patterns
 // state the exact forms functions/http.ts, functions/audio.ts and functions/rate-limit.ts write.
 import { z } from "zod";
-import { RATE_WINDOW_SECONDS } from "../../shared/limits.ts";
+import { quotaOf, DEFAULT_RATE_LIMITS, RATE_WINDOW_SECONDS, type Bucket } from "../../shared/limits.ts";
 import { jsonSchemaOf, type JsonSchema } from "./schemas.ts";
-
-export type Bucket = "metadata" | "audio";
 
 export interface HeaderObject {
   description: string;
@@ -57,7 +55,7 @@ export type HeaderName = keyof typeof HEADERS;
 
 /** RateLimit headers (draft-ietf-httpapi-ratelimit-headers) of one bucket, required or not. */
 export function rateLimitHeaders(bucket: Bucket, required: boolean): Record<string, HeaderObject> {
-  const quota = `${bucket === "metadata" ? "120" : "30"} by default`;
+  const quota = `${quotaOf(DEFAULT_RATE_LIMITS, bucket)} by default`;
   return {
     "RateLimit-Policy": header(
       `The quota of the \`${bucket}\` bucket: \`"${bucket}";q=<requests>;w=${RATE_WINDOW_SECONDS}\` (${quota}, per client IP, per ${RATE_WINDOW_SECONDS}-second window).`,

@@ -53,7 +53,7 @@ const SAFE_INT = Number.MAX_SAFE_INTEGER;
 /**
  * Rewrites zod's output into what an API description should say:
  * - objects stay open (no `additionalProperties: false`): the contract is additive-only and
- *   clients must tolerate new members (spec §9); the contract test closes them again;
+ *   clients must tolerate new members (docs/api.md#versioning); the contract test closes them again;
  * - integer bounds zod adds for safe integers are noise, not contract;
  * - a date-time is stated by its format, not by zod's 300-character pattern.
  */

@@ -2,9 +2,9 @@
 // examples from the built responses (src/openapi/). The shim serves it with its ETag from the manifest.
 import type { APIRoute, GetStaticPaths } from "astro";
 import { loadSite } from "../../generate/site.ts";
-import { API_PREFIX, json } from "../../generate/render.ts";
+import { BUILD_FILES, paramsOf, PAGE_ROUTES } from "../../shared/layout.ts";
 import { openApiDocumentOf } from "../../generate/openapi/build.ts";
 
-export const getStaticPaths = (() => [{ params: { api: API_PREFIX } }]) satisfies GetStaticPaths;
+export const getStaticPaths = (() => [{ params: paramsOf(PAGE_ROUTES.openapi, BUILD_FILES.openapi) }]) satisfies GetStaticPaths;
 
-export const GET: APIRoute = async () => new Response(json(openApiDocumentOf(await loadSite())));
+export const GET: APIRoute = async () => new Response(JSON.stringify(openApiDocumentOf(await loadSite())));

@@ -1,14 +1,14 @@
-// API resource schemas: what the service sends (spec §2). The build parses every rendered body
+// API resource schemas: what the service sends (docs/api.md#api-routes). The build parses every rendered body
 // with these, the OpenAPI document is generated from them and the tests validate responses by them.
 import { z } from "zod";
 import { SLUG_PATTERN } from "./content.ts";
 
 // Every member the server always sends is required (null where the content has no value), so a
 // response missing one fails validation; `audioUrl` is the one member left out when there is no
-// audio. Objects are open in the published document: the contract is additive-only (spec §9).
+// audio. Objects are open in the published document: the contract is additive-only (docs/api.md#versioning).
 
 const uri = z.url();
-/** Lower-case UUID: responses always use the lower-case form (PRODUCT.md §3.1). */
+/** Lower-case UUID: responses always use the lower-case form (docs/api.md#get-v1episodesref). */
 const uuid = z
   .string()
   .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
@@ -75,7 +75,7 @@ export const episodeResource = z
     topics: episodeTopics,
     links: episodeLinks,
   })
-  .describe("A published episode (spec §2.1)");
+  .describe("A published episode");
 export type EpisodeResource = z.infer<typeof episodeResource>;
 
 export const scriptChapter = z
@@ -102,7 +102,7 @@ export const scriptResource = z
     chapters: z.array(scriptChapter).describe("Editorial chapters"),
     segments: z.array(scriptSegment).describe("Spoken turns, in speaking order"),
   })
-  .describe("The structured dialogue script of an episode (spec §2.2)");
+  .describe("The structured dialogue script of an episode");
 export type ScriptResource = z.infer<typeof scriptResource>;
 
 export const pagination = z
@@ -121,7 +121,7 @@ export const episodePage = z
     episodes: z.array(episodeResource).describe("Published episodes, newest first"),
     pagination,
   })
-  .describe("A page of the episode list (spec §2.3)");
+  .describe("A page of the episode list");
 export type EpisodePage = z.infer<typeof episodePage>;
 
 export const errorEnvelope = z
@@ -135,7 +135,7 @@ export const errorEnvelope = z
       })
       .describe("What went wrong"),
   })
-  .describe("The error envelope (spec §2.4)");
+  .describe("The error envelope");
 export type ErrorEnvelope = z.infer<typeof errorEnvelope>;
 
 export const rateLimitBucket = z

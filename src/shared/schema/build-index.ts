@@ -20,10 +20,11 @@ export const indexEntry = z.object({
   transcript: z.boolean(),
   audio: z
     .object({
-      /** Storage key (local: file name under dist/media; s3: object key). */
+      /** Storage key (local: file name under dist/media, see src/shared/layout.ts; s3: object key). */
       key: z.string(),
       bytes: z.int().nullable(),
-      etag: z.string().nullable(),
+      /** Strong ETag of the audio bytes, computed by the build (src/generate/site.ts, audioEtag). */
+      etag: z.string(),
     })
     .nullable(),
 });
@@ -39,17 +40,3 @@ export const buildIndex = z.object({
 });
 export type BuildIndex = z.infer<typeof buildIndex>;
 
-/** Files of the build that the shim reads, relative to dist/. */
-export const BUILD_FILES = {
-  index: "_api/index.json",
-  manifest: "_api/manifest.json",
-  discovery: "_api/discovery.json",
-  openapi: "_api/openapi.json",
-  stamp: "_api/build.json",
-} as const;
-
-export function episodeFile(ref: string, part: "json" | "script" | "transcript"): string {
-  if (part === "json") return `_api/episodes/${ref}.json`;
-  if (part === "script") return `_api/episodes/${ref}.script.json`;
-  return `_api/episodes/${ref}.transcript.txt`;
-}

@@ -1,8 +1,8 @@
-// Content schemas: what operators author under content/ (PRODUCT.md §4).
+// Content schemas: what operators author under content/ (README.md#content-format).
 // The build validates every file with these; nothing else defines the content's shape.
 import { z } from "zod";
 
-/** Domain facet slug (spec §2.1). Also used for concepts and entities. */
+/** Domain facet slug, the pattern of the list's domain filter (docs/api.md#get-v1episodes). Also used for concepts and entities. */
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 /** Any-case UUID. zod 4's z.uuid() rejects some valid-looking ids, so a plain pattern it is. */
 export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;

@@ -1,7 +1,7 @@
 // Holds live responses to the OpenAPI document: the status must be one the operation lists, every
 // header either documented (and valid against its schema) or plain HTTP transport, every required
 // header present, and the body valid against the media type's schema with JSON Schema 2020-12
-// (ajv). Objects of the document are open for clients (spec §9); here every object is closed, so a
+// (ajv). Objects of the document are open for clients (docs/api.md#versioning); here every object is closed, so a
 // member the document does not describe fails too.
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import formats from "ajv-formats";

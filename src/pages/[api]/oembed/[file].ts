@@ -1,8 +1,8 @@
-// The default oEmbed response of every episode (dist/_api/oembed/<ref>.json). The shim serves it
+// The default oEmbed response of every episode (SITE_FILES.oembed in src/shared/layout.ts). The shim serves it
 // as is, or derives the maxwidth/maxheight variant from it (src/lib/oembed.ts).
 import type { APIRoute, GetStaticPaths } from "astro";
 import { loadSite } from "../../../generate/site.ts";
-import { API_PREFIX, json } from "../../../generate/render.ts";
+import { paramsOf, PAGE_ROUTES, SITE_FILES } from "../../../shared/layout.ts";
 import { oembedOf } from "../../../shared/oembed.ts";
 
 export const getStaticPaths = (async () => {
@@ -19,7 +19,7 @@ export const getStaticPaths = (async () => {
       authorUrl: home,
       coverUrl: r.coverImageUrl ?? site.podcast.coverImageUrl ?? null,
     });
-    return { params: { api: API_PREFIX, file: `${e.ref}.json` }, props: { body: json(body) } };
+    return { params: paramsOf(PAGE_ROUTES.oembed, SITE_FILES.oembed(e.ref)), props: { body: JSON.stringify(body) } };
   });
 }) satisfies GetStaticPaths;
 
