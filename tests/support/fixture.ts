@@ -118,6 +118,8 @@ export async function makeSite(name: string, episodes: EpisodeSpec[], env: Recor
 }
 
 export async function serveSite(site: Site, opts: Omit<ServeOptions, "distDir"> = {}): Promise<RunningServer> {
+  // SHIM_TARGET=edge (vitest's "edge" project): the same site through the Workers entry on workerd.
+  if (process.env.SHIM_TARGET === "edge") return (await import("./edge.ts")).serveEdgeSite(site.distDir, opts);
   return startServer({ distDir: site.distDir, env: {}, ...opts });
 }
 

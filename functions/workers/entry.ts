@@ -1,0 +1,28 @@
+// The Cloudflare Workers entry (wrangler.jsonc `main`): the same shim as the Node entry, its ports
+// made of bindings (./shim.ts). Static files not named in run_worker_first never reach it.
+import { errorResponse, responseContext, toResponse } from "../http.ts";
+import type { WorkerEnv } from "./bindings.ts";
+import { drain, withLength } from "./body.ts";
+import { syncTestClock } from "./clock.ts";
+import { clientIp } from "./conninfo.ts";
+import { shimFor } from "./shim.ts";
+
+export { RateLimitCounter } from "./rate-limit-object.ts";
+
+export default {
+  async fetch(req: Request, env: WorkerEnv): Promise<Response> {
+    await syncTestClock(env.TEST_CLOCK);
+    let shim;
+    try {
+      shim = await shimFor(env);
+    } catch (e) {
+      // An incomplete deployment (no index or manifest in the assets): say so in the log, answer 502.
+      console.error(`episode shim cannot start: ${(e as Error).message}`);
+      return toResponse(errorResponse(responseContext(req.method, null), "upstream_unavailable"));
+    }
+    const answer = await shim.handle(req, { clientIp: clientIp(req) });
+    await drain(req);
+    const res = toResponse(answer);
+    return answer.body instanceof ReadableStream ? withLength(res) : res;
+  },
+};

@@ -1,0 +1,38 @@
+// Bundles the Workers entry (functions/workers/entry.ts) into one ES module for workerd: what
+// `npm run serve:edge` runs locally and what `npm run deploy` uploads (wrangler --no-bundle), so
+// the tested file is the shipped file. Output: node_modules/.cache/edge/worker.js (ignored by git).
+import path from "node:path";
+import { build } from "esbuild";
+
+export const ROOT = path.resolve(import.meta.dirname, "..");
+export const ENTRY = path.join(ROOT, "functions/workers/entry.ts");
+export const WORKER_DIR = path.join(ROOT, "node_modules/.cache/edge");
+export const WORKER_FILE = path.join(WORKER_DIR, "worker.js");
+
+export async function bundleWorker(outFile = WORKER_FILE): Promise<{ file: string; bytes: number }> {
+  const result = await build({
+    entryPoints: [ENTRY],
+    outfile: outFile,
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    // The export conditions wrangler uses for Workers.
+    conditions: ["workerd", "worker", "browser"],
+    target: "es2024",
+    external: ["cloudflare:*"],
+    metafile: true,
+    logLevel: "warning",
+  });
+  const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+  return { file: outFile, bytes };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  bundleWorker().then(
+    ({ file, bytes }) => console.log(`Bundled ${path.relative(ROOT, file)} (${(bytes / 1024).toFixed(1)} KiB)`),
+    (e: Error) => {
+      console.error(`bundle-worker: ${e.message}`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,72 @@
+// wrangler.jsonc against the route table and the entry: every path the shim answers runs the
+// Worker first (else static assets would answer it, or bypass the shim's rules), the private build
+// outputs included; the bindings name what the entry exports; the vars state the default limits.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT } from "../../src/shared/limits.ts";
+import { ROUTES } from "../../src/shared/routes.ts";
+import { WORKER_FILE } from "../../scripts/bundle-worker.ts";
+import { readWranglerConfig, stripJsonc } from "../../scripts/wrangler-config.ts";
+
+const config = readWranglerConfig();
+const patterns = config.assets.run_worker_first;
+
+/** A run_worker_first pattern as Cloudflare reads it: `*` matches any run of characters, `/` included. */
+function matches(pattern: string, path: string): boolean {
+  const re = new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  return re.test(path);
+}
+
+/** Concrete paths a template stands for: one segment for {name}, one and several for {name+}. */
+function samples(template: string): string[] {
+  const one = template.replace(/\{[a-z]+\}/gi, "42");
+  return one.includes("+}") ? [one.replace(/\{[a-z]+\+\}/gi, "x"), one.replace(/\{[a-z]+\+\}/gi, "x/y/z.json")] : [one];
+}
+
+describe("stripJsonc", () => {
+  it("drops comments and trailing commas but never inside strings", () => {
+    const text = `{\n  // a comment\n  "a": "/v1/*", /* block */ "b": ["//x", "/*y*/",],\n}`;
+    expect(JSON.parse(stripJsonc(text))).toEqual({ a: "/v1/*", b: ["//x", "/*y*/"] });
+  });
+});
+
+describe("wrangler.jsonc", () => {
+  const templates = Object.values(ROUTES).flatMap((r) => r.paths);
+
+  it.each(templates)("runs the Worker first for %s", (template) => {
+    for (const path of samples(template)) expect(patterns.some((p) => matches(p, path)), `${path} reaches the static assets directly`).toBe(true);
+  });
+
+  it("runs the Worker first for the private build outputs, so they are never served", () => {
+    for (const path of ["/_api/index.json", "/_api/manifest.json", "/_api/episodes/1.json", "/_api/oembed/1.json"]) {
+      expect(patterns.some((p) => matches(p, path)), path).toBe(true);
+    }
+  });
+
+  it("maps paths to exactly one file in the assets (no HTML redirects) and leaves misses to the Worker", () => {
+    expect(config.assets.html_handling).toBe("none");
+    expect(config.assets.not_found_handling).toBe("none");
+    expect(config.assets.binding).toBe("ASSETS");
+    expect(config.assets.directory).toBe("./dist");
+  });
+
+  it("binds audio in R2 and the rate-limit Durable Object class the entry exports, with its migration", () => {
+    expect(config.r2_buckets.map((b) => b.binding)).toEqual(["AUDIO"]);
+    expect(config.durable_objects.bindings).toEqual([{ name: "RATE_LIMITER", class_name: "RateLimitCounter" }]);
+    const raw = JSON.parse(stripJsonc(readFileSync(new URL("../../wrangler.jsonc", import.meta.url), "utf8"))) as { migrations: { new_sqlite_classes?: string[] }[] };
+    expect(raw.migrations.flatMap((m) => m.new_sqlite_classes ?? [])).toContain("RateLimitCounter");
+    // The bundle (built by the project's global setup) exports the class by that name.
+    expect(readFileSync(WORKER_FILE, "utf8")).toMatch(/export\s*\{[^}]*\bRateLimitCounter\b[^}]*\}/);
+  });
+
+  it("needs no Node compatibility: the bundle imports only the Workers runtime module", () => {
+    expect(config.compatibility_flags ?? []).not.toContain("nodejs_compat");
+    const imports = [...readFileSync(WORKER_FILE, "utf8").matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+    expect(imports).toEqual(["cloudflare:workers"]);
+  });
+
+  it("states the default limits in vars and never declares the test-only clock", () => {
+    expect(config.vars).toEqual({ RATE_LIMIT_METADATA_PER_MIN: String(RATE_LIMIT_METADATA_DEFAULT), RATE_LIMIT_AUDIO_PER_MIN: String(RATE_LIMIT_AUDIO_DEFAULT) });
+    expect(readFileSync(new URL("../../wrangler.jsonc", import.meta.url), "utf8")).not.toContain("TEST_CLOCK");
+  });
+});
