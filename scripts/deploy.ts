@@ -3,43 +3,18 @@
 // Options: --no-build (deploy the existing dist/), --dist <dir>, --outdir <dir> (dry run output).
 // The audio is not uploaded as assets: it lives in the R2 bucket (docs/deploy.md).
 import { spawn } from "node:child_process";
-import { readdir, rm, stat, writeFile } from "node:fs/promises";
+import { rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { MEDIA_DIR } from "../src/shared/layout.ts";
+import { assetFileLimit } from "../src/generate/config.ts";
+import { ASSETS_IGNORE, fileBudgetProblem, uploadFiles } from "../src/generate/file-budget.ts";
 import { bundleWorker, ROOT } from "./bundle-worker.ts";
 
-/** The free plan's files per deploy (100,000 on paid plans). */
-export const ASSET_FILE_LIMIT_DEFAULT = 20_000;
+// The counting rule lives with the build, which fails past the same limit (src/generate/file-budget.ts).
+export { ASSET_FILE_LIMIT_DEFAULT, ASSETS_IGNORE, uploadFiles } from "../src/generate/file-budget.ts";
+export { assetFileLimit } from "../src/generate/config.ts";
+
 /** Workers static assets refuse larger files. */
 export const ASSET_FILE_MAX_BYTES = 25 * 1024 * 1024;
-
-/**
- * What is not uploaded as assets (written to dist/.assetsignore for wrangler during the deploy):
- * the audio, which the Worker serves from R2, and precompressed variants, which would triple the
- * count (the Worker lets the runtime compress instead).
- */
-export const ASSETS_IGNORE = [`/${MEDIA_DIR}/`, "*.br", "*.gz"];
-
-function ignored(rel: string): boolean {
-  return rel === ".assetsignore" || rel.startsWith(`${MEDIA_DIR}/`) || rel.endsWith(".br") || rel.endsWith(".gz");
-}
-
-/** The files of dist/ wrangler will upload, dist-relative. */
-export async function uploadFiles(distDir: string): Promise<string[]> {
-  const entries = await readdir(distDir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(distDir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
-    .filter((rel) => !ignored(rel))
-    .sort();
-}
-
-export function assetFileLimit(env: Record<string, string | undefined>): number {
-  const raw = env.ASSET_FILE_LIMIT?.trim();
-  if (raw === undefined || raw === "") return ASSET_FILE_LIMIT_DEFAULT;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`ASSET_FILE_LIMIT must be a whole number >= 1, got '${raw}'`);
-  return Number(raw);
-}
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -63,12 +38,8 @@ export async function deploy(opts: DeployOptions): Promise<void> {
   const limit = assetFileLimit(env);
   const files = await uploadFiles(opts.distDir);
   console.log(`Assets to upload: ${files.length} files (limit ${limit}; ${ASSETS_IGNORE.join(", ")} not uploaded)`);
-  if (files.length > limit) {
-    throw new Error(
-      `${files.length} files to upload exceed ASSET_FILE_LIMIT=${limit} (Cloudflare's files per deploy: 20,000 on the free plan, 100,000 on paid plans). ` +
-        `Raise ASSET_FILE_LIMIT if your plan allows more, or publish fewer episodes per site.`,
-    );
-  }
+  const problem = fileBudgetProblem(files.length, limit);
+  if (problem !== null) throw new Error(problem);
   for (const rel of files) {
     const { size } = await stat(path.join(opts.distDir, rel));
     if (size > ASSET_FILE_MAX_BYTES) throw new Error(`${rel} is ${size} bytes: Workers static assets take at most ${ASSET_FILE_MAX_BYTES} bytes per file`);

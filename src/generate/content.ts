@@ -1,5 +1,7 @@
 // Reads and validates content/ (README.md#content-format). Every problem that fails the build names the file
 // and the field; a bad script.json only warns, and its episode answers 422 at run time.
+// With AUDIO_BACKEND=s3 the build never contacts storage: every publishable episode must give
+// audio.bytes, or have its MP3 in the folder to measure (the operator uploads it; it is not copied).
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
@@ -14,6 +16,7 @@ import {
   type Podcast,
   type ScriptFile,
 } from "../shared/schema/content.ts";
+import type { AudioBackend } from "./config.ts";
 
 export type ScriptLoad = { state: "ok"; script: ScriptFile } | { state: "missing" } | { state: "unparseable"; reason: string };
 
@@ -22,7 +25,10 @@ export interface LoadedEpisode {
   /** Path of episode.json relative to the content folder, for messages. */
   source: string;
   script: ScriptLoad;
-  /** Absolute path of the local audio file, when there is one. */
+  /**
+   * Absolute path of the local audio file, when there is one. Local mode serves it (copied to
+   * dist/media); s3 mode only measures it (bytes, sha256).
+   */
   audioPath: string | null;
   audioBytes: number | null;
   audioSha256: string | null;
@@ -68,7 +74,18 @@ async function sha256File(abs: string): Promise<string> {
   return hash.digest("hex");
 }
 
-async function loadEpisode(contentDir: string, rel: string, problems: string[], warnings: string[]): Promise<LoadedEpisode | null> {
+/** Publishable: rendered by the build (not a draft, publishedAt set); the others are never built. */
+export function isPublishable(file: EpisodeFile): boolean {
+  return file.status !== "draft" && file.publishedAt !== null;
+}
+
+async function loadEpisode(
+  contentDir: string,
+  rel: string,
+  backend: AudioBackend,
+  problems: string[],
+  warnings: string[],
+): Promise<LoadedEpisode | null> {
   const read = await readJson(path.join(contentDir, rel), rel);
   if (!read.ok) return void problems.push(read.problem), null;
   const parsed = episodeFileSchema.safeParse(read.value);
@@ -97,14 +114,18 @@ async function loadEpisode(contentDir: string, rel: string, problems: string[], 
     const abs = path.resolve(dir, file.audio.file);
     if (!abs.startsWith(dir + path.sep)) problems.push(`${rel}: field 'audio.file': must stay inside the episode folder`);
     else audioPath = abs;
-  } else if (file.audio?.key === undefined) {
-    audioPath = path.join(dir, "audio.mp3"); // the conventional name, when present
+  } else if (file.audio?.key === undefined || backend === "s3") {
+    // The conventional name, when present. In s3 mode it only measures the object named by the key.
+    audioPath = path.join(dir, "audio.mp3");
   }
   let audioBytes: number | null = file.audio?.bytes ?? null;
   let audioSha256: string | null = file.audio?.sha256 ?? null;
   if (audioPath !== null) {
     const info = await stat(audioPath).catch(() => null);
     if (info?.isFile()) {
+      if (backend === "s3" && file.audio?.bytes !== undefined && file.audio.bytes !== info.size) {
+        problems.push(`${rel}: field 'audio.bytes': ${file.audio.bytes} does not match ${path.relative(contentDir, audioPath)} (${info.size} bytes)`);
+      }
       audioBytes = info.size;
       audioSha256 = await sha256File(audioPath);
       if (file.audio?.sha256 !== undefined && file.audio.sha256 !== audioSha256) {
@@ -114,6 +135,9 @@ async function loadEpisode(contentDir: string, rel: string, problems: string[], 
       problems.push(`${rel}: field 'audio.file': file not found: ${file.audio.file}`);
       audioPath = null;
     } else audioPath = null;
+  }
+  if (backend === "s3" && audioBytes === null && isPublishable(file)) {
+    problems.push(`${rel}: field 'audio.bytes': required when AUDIO_BACKEND=s3`);
   }
   return { file, source: rel, script, audioPath, audioBytes, audioSha256 };
 }
@@ -132,7 +156,7 @@ async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Pr
   return out;
 }
 
-export async function loadContent(contentDir: string): Promise<LoadedContent> {
+export async function loadContent(contentDir: string, backend: AudioBackend = "local"): Promise<LoadedContent> {
   const problems: string[] = [];
   const warnings: string[] = [];
   const podcastRead = await readJson(path.join(contentDir, "podcast.json"), "podcast.json");
@@ -145,7 +169,7 @@ export async function loadContent(contentDir: string): Promise<LoadedContent> {
   }
 
   const files = (await fg("episodes/*/episode.json", { cwd: contentDir })).sort();
-  const loaded = await mapLimited(files, 32, (rel) => loadEpisode(contentDir, rel, problems, warnings));
+  const loaded = await mapLimited(files, 32, (rel) => loadEpisode(contentDir, rel, backend, problems, warnings));
   const episodes = loaded.filter((e): e is LoadedEpisode => e !== null);
 
   const ids = new Map<string, string>();

@@ -1,9 +1,9 @@
 // The build model: loaded content turned into everything the pages render (resources, the index,
 // the discovery document). Computed once per build process and shared by every Astro endpoint.
 import { buildConfig, type BuildConfig } from "./config.ts";
-import { loadContent, type LoadedEpisode } from "./content.ts";
+import { isPublishable, loadContent, type LoadedEpisode } from "./content.ts";
 import { episodeResourceOf } from "./episode.ts";
-import { termsUrl } from "../shared/links.ts";
+import { episodeLinks, termsUrl } from "../shared/links.ts";
 import { compareOrder, orderKeyOf } from "../shared/order.ts";
 import { canonicalRef } from "../shared/refs.ts";
 import { scriptResourceOf, transcriptOf } from "./script.ts";
@@ -17,6 +17,8 @@ import { nodeEtag } from "../shared/node-etag.ts";
 
 export interface BuiltEpisode {
   source: LoadedEpisode;
+  /** The local file the build copies to dist/media/<entry.audio.key> (local mode only). */
+  mediaSource: string | null;
   ref: string;
   resource: EpisodeResource;
   script: ScriptResource | null;
@@ -45,23 +47,48 @@ export function audioEtag(audio: { key: string; bytes: number | null; sha256: st
   return nodeEtag(`${audio.key}\n${audio.bytes ?? ""}`);
 }
 
+/** s3 mode's object key of an episode without `audio.key`: `audio/<uuid>.mp3`, lower case. */
+export function defaultObjectKey(id: string): string {
+  return `audio/${id.toLowerCase()}.mp3`;
+}
+
+/** `<base>/<key>`, each segment of the key percent-encoded (its slashes stay path separators). */
+function objectUrl(base: string, key: string): string {
+  return `${base}/${key.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+/** Where an episode's audio is: its storage key, the direct audioUrl, the local file to copy. */
+function audioOf(config: BuildConfig, source: LoadedEpisode, id: string, apiAudio: string) {
+  const f = source.file;
+  if (config.audioBackend === "s3") {
+    // The object the operator uploads; a local MP3 in the folder only measured it (content.ts).
+    const key = f.audio?.key ?? defaultObjectKey(id);
+    const audioUrl = config.audioPublicUrl === null ? apiAudio : objectUrl(config.audioPublicUrl, key);
+    return { key, audioUrl, mediaSource: null };
+  }
+  if (source.audioPath !== null) {
+    // The shim serves dist/media/<key> at the same path under the site.
+    const key = mediaKey(id);
+    return { key, audioUrl: `${config.siteUrl}/${mediaFile(key)}`, mediaSource: source.audioPath };
+  }
+  return { key: f.audio?.key ?? null, audioUrl: null, mediaSource: null };
+}
+
 function build(config: BuildConfig, loaded: Awaited<ReturnType<typeof loadContent>>): Site {
   const origins = { baseUrl: config.baseUrl, siteUrl: config.siteUrl };
-  const publishable = loaded.episodes.filter((e) => e.file.status !== "draft" && e.file.publishedAt !== null);
+  const publishable = loaded.episodes.filter((e) => isPublishable(e.file));
   const episodes = publishable.map((source): BuiltEpisode => {
     const f = source.file;
     const id = f.id.toLowerCase();
     const ref = canonicalRef({ id, episodeNumber: f.episodeNumber });
-    const local = source.audioPath !== null;
-    const key = local ? mediaKey(id) : (f.audio?.key ?? null);
-    // The direct audioUrl: the shim serves dist/media/<key> at the same path under the site.
-    const audioUrl = local ? `${config.siteUrl}/${mediaFile(mediaKey(id))}` : null;
+    const { key, audioUrl, mediaSource } = audioOf(config, source, id, episodeLinks(origins, { id, episodeNumber: f.episodeNumber }).audio);
     const resource = episodeResourceOf(f, origins, audioUrl);
     const script = source.script.state === "ok" ? scriptResourceOf(resource, source.script.script) : null;
     const transcript = script === null ? null : transcriptOf(script);
     const p = Date.parse(f.publishedAt!);
     return {
       source,
+      mediaSource,
       ref,
       resource,
       script,
@@ -118,7 +145,7 @@ export function loadSite(): Promise<Site> {
   const key = JSON.stringify(config);
   let site = sites.get(key);
   if (site === undefined) {
-    site = loadContent(config.contentDir).then((loaded) => build(config, loaded));
+    site = loadContent(config.contentDir, config.audioBackend).then((loaded) => build(config, loaded));
     sites.set(key, site);
   }
   return site;

@@ -21,7 +21,8 @@ function hashFiles(hash: ReturnType<typeof createHash>, cwd: string, rels: strin
 
 export async function stampOf(config: BuildConfig): Promise<string> {
   const hash = createHash("sha256");
-  hash.update(JSON.stringify([config.contentDir, config.baseUrl, config.siteUrl]));
+  // The variables that shape dist/ (ASSET_FILE_LIMIT does not: it only decides whether a build passes).
+  hash.update(JSON.stringify([config.contentDir, config.baseUrl, config.siteUrl, config.audioBackend, config.audioPublicUrl]));
   hashFiles(hash, config.contentDir, await fg("**/*", { cwd: config.contentDir, onlyFiles: true }));
   hash.update("\n--code--");
   hashFiles(hash, ROOT, await fg(BUILD_CODE, { cwd: ROOT, onlyFiles: true }));

@@ -1,0 +1,40 @@
+// The per-deploy file budget (PRODUCT.md §3.12): which files of dist/ a Cloudflare deploy uploads as
+// static assets, and the one message when they are too many. Read by the build (the astro:build:done
+// hook in integration.ts fails the build) and by `npm run deploy` (scripts/deploy.ts refuses before
+// wrangler runs), so both count the same files and say the same thing.
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { MEDIA_DIR } from "../shared/layout.ts";
+
+/** The free plan's files per deploy (100,000 on paid plans). */
+export const ASSET_FILE_LIMIT_DEFAULT = 20_000;
+
+/**
+ * What is not uploaded as assets (written to dist/.assetsignore for wrangler during the deploy):
+ * the audio, which the Worker serves from R2, and precompressed variants, which would triple the
+ * count (the Worker lets the runtime compress instead).
+ */
+export const ASSETS_IGNORE = [`/${MEDIA_DIR}/`, "*.br", "*.gz"];
+
+function ignored(rel: string): boolean {
+  return rel === ".assetsignore" || rel.startsWith(`${MEDIA_DIR}/`) || rel.endsWith(".br") || rel.endsWith(".gz");
+}
+
+/** The files of dist/ wrangler will upload, dist-relative, sorted. */
+export async function uploadFiles(distDir: string): Promise<string[]> {
+  const entries = await readdir(distDir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(distDir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
+    .filter((rel) => !ignored(rel))
+    .sort();
+}
+
+/** The refusal when `count` files exceed `limit`; null when they fit. */
+export function fileBudgetProblem(count: number, limit: number): string | null {
+  if (count <= limit) return null;
+  return (
+    `${count} files to upload exceed ASSET_FILE_LIMIT=${limit} (Cloudflare's files per deploy: 20,000 on the free plan, 100,000 on paid plans). ` +
+    `Raise ASSET_FILE_LIMIT if your plan allows more, or publish fewer episodes per site.`
+  );
+}
