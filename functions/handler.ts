@@ -21,6 +21,7 @@ import { contentDisposition } from "./filename.ts";
 import {
   bodyResponse,
   CACHE,
+  errorPage,
   errorResponse,
   licenseLink,
   preflightResponse,
@@ -110,9 +111,11 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     }
   }
 
+  /** API paths, and paths that cannot be read, get the envelope; site paths a small page. */
   function refuse(code: ErrorCode, method: string, path: string | null): ShimResponse {
-    const api = path !== null && router.match(path)?.route.api === true;
-    return errorResponse(responseContext(method, api ? link : null), code);
+    if (path === null) return errorResponse(responseContext(method, null), code);
+    if (router.match(path)?.route.api === true) return errorResponse(responseContext(method, link), code);
+    return errorPage(responseContext(method, null), code);
   }
 
   /** One handler per route id: the compiler refuses a route of the table without one. */

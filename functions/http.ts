@@ -1,6 +1,6 @@
 // Response building shared by every route: CORS, the license Link, cache policies, conditional
 // requests (RFC 9110 §13) and the error envelope. Every response of the shim passes through here.
-import { apiError, type ErrorCode } from "../src/shared/errors.ts";
+import { apiError, ERRORS, type ErrorCode } from "../src/shared/errors.ts";
 import { METHODS } from "../src/shared/routes.ts";
 import { ifNoneMatchHits } from "./conditional.ts";
 
@@ -134,6 +134,21 @@ export function errorResponse(ctx: ResponseContext, code: ErrorCode, parameter?:
   h["cache-control"] = status === 429 || status >= 500 ? CACHE.noStore : CACHE.error;
   if (status === 405) h.allow = ALLOW;
   if (more !== undefined) setAll(h, more);
+  return { status, headers: h, body: ctx.method === "HEAD" ? null : bytes };
+}
+
+/**
+ * An error as a small HTML page: the answer to a request refused before routing (unparseable,
+ * headers past the budget) on a site path, where a browser shows it. Same table, same CORS.
+ */
+export function errorPage(ctx: ResponseContext, code: ErrorCode): ShimResponse {
+  const { status, message } = ERRORS[code];
+  const bytes = encoder.encode(`<!doctype html><meta charset="utf-8"><title>Error ${status}</title><h1>Error ${status}</h1><p>${message}</p>\n`);
+  const h = baseHeaders(ctx);
+  h["content-type"] = TYPES.html;
+  h["content-length"] = String(bytes.byteLength);
+  h["cache-control"] = status === 429 || status >= 500 ? CACHE.noStore : CACHE.error;
+  h["content-security-policy"] = "default-src 'none'";
   return { status, headers: h, body: ctx.method === "HEAD" ? null : bytes };
 }
 

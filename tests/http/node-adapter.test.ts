@@ -249,6 +249,17 @@ describe("the Node adapter answers what it cannot hand over through the shim's e
     expect(answer.headers.connection).toBe("close");
   });
 
+  it("headers past the budget on a page of the site get 431 as a small HTML page, with CORS and no Link", async () => {
+    const answer = await rawRequest(server.url, `GET /episodes/1 HTTP/1.1\r\nHost: x\r\n${padding(40)}\r\n`);
+    expect(answer.status).toBe(431);
+    expect(answer.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(answer.headers["access-control-allow-origin"]).toBe("*");
+    expect(answer.headers.link).toBeUndefined();
+    expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(answer.body));
+    expect(answer.body).toContain(ERRORS.request_header_fields_too_large.message);
+    expect(answer.body).not.toMatch(/\bat |\/(?:work|home|tmp|usr)\/|\.(?:ts|js|mjs):|node:/);
+  });
+
   it("headers under the budget (20 KiB) are served as usual: 200", async () => {
     const answer = await rawRequest(server.url, `GET /v1/episodes HTTP/1.1\r\nHost: x\r\n${padding(20)}\r\n`);
     expect(answer.status).toBe(200);
@@ -300,7 +311,7 @@ describe("the Node adapter answers what it cannot hand over through the shim's e
 
     it("an answer Node refuses to write (a header value with a line break) becomes 500 internal_error", async () => {
       handle = async () => ({ status: 200, headers: { "x-bad": "a\r\nb" }, body: new Uint8Array([1]) });
-      const answer = await rawRequest(failing.url, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+      const answer = await rawRequest(failing.url, "GET /v1 HTTP/1.1\r\nHost: x\r\n\r\n");
       expectEnvelope(answer, "internal_error");
       expect(answer.headers["x-bad"]).toBeUndefined();
     });
