@@ -10,7 +10,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { once } from "node:events";
 import type { Socket } from "node:net";
-import { clientIpFrom } from "../client-ip.ts";
+import { clientKeyFrom } from "../client-ip.ts";
 import type { Shim, ShimResponse } from "../handler.ts";
 import { NodeRequest, requestLineOf, targetPath } from "./request.ts";
 
@@ -143,7 +143,7 @@ export function createNodeServer(shim: Shim, trustProxy: number): Server {
       return writeResponse(res, shim.refuse("bad_request", method, targetPath(target)));
     }
     try {
-      const clientIp = clientIpFrom(socketAddress(req), request.headers.get("x-forwarded-for"), trustProxy);
+      const clientIp = clientKeyFrom(socketAddress(req), request.headers.get("x-forwarded-for"), trustProxy);
       // The handler answers its own failures (502); throwing is a bug, answered 500 below.
       await writeResponse(res, await shim.handle(request, { clientIp }));
     } catch {

@@ -130,13 +130,15 @@ describe("metadata bucket: 120 requests per minute per IP", () => {
     expect(field(r.headers.get("ratelimit"), "r")).toBe(119);
   });
 
-  it("does not limit the OpenAPI document or the direct audio URL", async () => {
+  it("does not limit the OpenAPI document, and a spent metadata bucket leaves the direct audio URL (audio bucket) alone", async () => {
     const ip = freshIp();
     await spend(120, () => from(ip, "/v1"));
     expectLimited(await from(ip, "/v1"));
     for (let i = 0; i < 5; i++) {
       expect((await from(ip, "/v1/openapi.json")).status).not.toBe(429);
-      expect((await from(ip, `/media/${ep.id}.mp3`, { Range: "bytes=0-0" })).status).toBe(206);
+      const media = await from(ip, `/media/${ep.id}.mp3`, { Range: "bytes=0-0" });
+      expect(media.status).toBe(206);
+      expect(media.headers.get("ratelimit-policy")).toMatch(/^"audio";/);
     }
   });
 });

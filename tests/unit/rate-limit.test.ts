@@ -1,3 +1,5 @@
+import { runInNewContext } from "node:vm";
+import { setFlagsFromString } from "node:v8";
 import { describe, expect, it } from "vitest";
 import { MemoryRateLimitStore, RateLimiter } from "../../functions/rate-limit.ts";
 
@@ -101,13 +103,92 @@ describe("MemoryRateLimitStore stays bounded", () => {
     expect(size(store)).toBe(2);
   });
 
-  it("when every window is live, the oldest are dropped and restart fresh", async () => {
+  it("when every window is live, a single-hit window goes before any window with more hits", async () => {
     const store = new MemoryRateLimitStore(3);
     for (const k of ["a", "b", "c"]) await store.hit(k, 60_000, T0);
     await store.hit("a", 60_000, T0);
-    await store.hit("d", 60_000, T0 + 1); // full of live windows: "a" (the oldest) goes
+    await store.hit("d", 60_000, T0 + 1); // full of live windows: "b" (the oldest with one hit) goes, not "a"
+    expect((await store.hit("a", 60_000, T0 + 2)).count).toBe(3);
     expect((await store.hit("c", 60_000, T0 + 2)).count).toBe(2);
     expect((await store.hit("d", 60_000, T0 + 2)).count).toBe(2);
-    expect((await store.hit("a", 60_000, T0 + 3)).count).toBe(1);
+    expect((await store.hit("b", 60_000, T0 + 3)).count).toBe(1);
   });
+
+  it("when every live window has two hits or more, the one that ends soonest goes", async () => {
+    const store = new MemoryRateLimitStore(3);
+    for (const [k, t] of [["a", T0], ["b", T0 + 10], ["c", T0 + 20]] as const) {
+      await store.hit(k, 60_000, t);
+      await store.hit(k, 60_000, t + 30_000);
+    }
+    await store.hit("d", 60_000, T0 + 40_000); // "a" ends first
+    expect((await store.hit("b", 60_000, T0 + 40_001)).count).toBe(3);
+    expect((await store.hit("c", 60_000, T0 + 40_001)).count).toBe(3);
+    expect((await store.hit("a", 60_000, T0 + 40_002)).count).toBe(1);
+  });
+
+  it("a window that restarts keeps its place by its new start: ended windows are dropped from the front", async () => {
+    const store = new MemoryRateLimitStore(2);
+    await store.hit("a", 60_000, T0);
+    await store.hit("b", 60_000, T0 + 1);
+    await store.hit("b", 60_000, T0 + 2);
+    await store.hit("a", 60_000, T0 + 60_000); // a's window ended: a new one starts, after b's
+    await store.hit("a", 60_000, T0 + 60_000);
+    await store.hit("c", 60_000, T0 + 60_001); // b's window ended: b goes, a's new window stays
+    expect(size(store)).toBe(2);
+    expect((await store.hit("a", 60_000, T0 + 60_002)).count).toBe(3);
+    expect((await store.hit("b", 60_000, T0 + 60_002)).count).toBe(1);
+  });
+});
+
+/** The V8 garbage collector, for heap measurements (the flag can be set at run time). */
+function collector(): () => void {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+}
+
+describe("MemoryRateLimitStore under a flood of one million distinct clients", () => {
+  const MAX_KEYS = 100_000;
+  const FLOOD = 1_000_000;
+  /** The bound on heap growth: 400 bytes per window the store may hold (measured: ~265 bytes a window, key and map entry included). */
+  const HEAP_BOUND = MAX_KEYS * 400;
+  const size = (s: MemoryRateLimitStore) => (s as unknown as { windows: Map<string, unknown> }).windows.size;
+  const floodKey = (i: number) => `${i >>> 24}.${(i >>> 16) & 255}.${(i >>> 8) & 255}.${i & 255}`;
+
+  it("holds at most maxKeys windows, its heap stays bounded, and a client hitting during the flood is limited at exactly its quota", async () => {
+    const gc = collector();
+    const store = new MemoryRateLimitStore(MAX_KEYS);
+    const l = limiter(120, 30, store);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    let largest = 0;
+    const allowed: boolean[] = [];
+    // One window: the flood and the active client's 200 requests all fall in the same 60 s.
+    for (let i = 0; i < FLOOD; i++) {
+      const now = T0 + Math.floor((i / FLOOD) * 59_000);
+      await l.check("metadata", floodKey(i), now);
+      if (i % 5_000 === 0) allowed.push((await l.check("metadata", "2001:db8::/64", now)).allowed);
+      largest = Math.max(largest, size(store));
+    }
+    gc();
+    const growth = process.memoryUsage().heapUsed - before;
+    console.log(`1M-client flood, maxKeys ${MAX_KEYS}: largest map ${largest}, heap growth ${(growth / 1048576).toFixed(1)} MiB`);
+    expect(largest).toBe(MAX_KEYS);
+    expect(growth).toBeLessThan(HEAP_BOUND);
+    expect(allowed.length).toBe(200);
+    expect(allowed.filter((a) => a).length).toBe(120);
+    expect(allowed.indexOf(false)).toBe(120);
+    expect(allowed.slice(120).every((a) => !a)).toBe(true);
+    // And the next window starts afresh.
+    expect((await l.check("metadata", "2001:db8::/64", T0 + 60_000)).allowed).toBe(true);
+  }, 120_000);
+
+  it("a limited client that waits out the flood is still limited when it comes back within its window", async () => {
+    const l = limiter(120, 30, new MemoryRateLimitStore(MAX_KEYS));
+    for (let i = 0; i < 121; i++) await l.check("metadata", "198.51.100.7", T0);
+    for (let i = 0; i < FLOOD; i++) await l.check("metadata", floodKey(i), T0 + 1_000 + Math.floor((i / FLOOD) * 50_000));
+    const back = await l.check("metadata", "198.51.100.7", T0 + 55_000);
+    expect(back.allowed).toBe(false);
+    expect(back.headers.RateLimit).toBe('"metadata";r=0;t=5');
+    expect((await l.check("metadata", "198.51.100.7", T0 + 60_000)).allowed).toBe(true);
+  }, 120_000);
 });

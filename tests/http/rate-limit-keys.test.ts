@@ -1,0 +1,208 @@
+// Limits that cannot be sidestepped (docs/api.md#rate-limits): an IPv6 client counts by its /64, so
+// rotating addresses within it does not buy new buckets; X-Forwarded-For chooses nothing unless
+// TRUST_PROXY says a proxy wrote it; the direct audioUrl (/media/<uuid>.mp3) and the audio route
+// spend one bucket, HEAD and 304 included. Time moves through the injected clock, never by sleeping.
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningServer } from "../../functions/node/main.ts";
+import { clock, episode, makeSite, removeSite, serveSite, type Site } from "../support/fixture.ts";
+import { ON_EDGE } from "../support/edge.ts";
+import { call, expectCors, expectError, json, TONE, type Reply } from "../support/http.ts";
+
+const T = Date.UTC(2026, 5, 1, 12, 0, 0);
+const ep = episode({ episodeNumber: 1, publishedAt: "2026-01-01T00:00:00Z" });
+
+/** Whether this machine can listen on the IPv6 loopback. */
+async function ipv6Loopback(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(0, "::1", () => probe.close(() => resolve(true)));
+  });
+}
+/** The Node target listens on ::1 when it can, so the IPv6 socket path is the one under test. */
+const IPV6 = !ON_EDGE && (await ipv6Loopback());
+
+let site: Site;
+/** TRUST_PROXY=1, on ::1 where possible. */
+let proxied: RunningServer;
+/** No TRUST_PROXY, default limits. */
+let direct: RunningServer;
+const proxiedClock = clock(T);
+const directClock = clock(T);
+
+beforeAll(async () => {
+  site = await makeSite("ratelimit-keys", [{ episode: ep, audio: TONE }]);
+  proxied = await serveSite(site, { now: proxiedClock.now, env: { TRUST_PROXY: "1" }, ...(IPV6 ? { host: "::1" } : {}) });
+  direct = await serveSite(site, { now: directClock.now, ...(IPV6 ? { host: "::1" } : {}) });
+});
+afterAll(async () => {
+  await proxied?.close();
+  await direct?.close();
+  await removeSite(site);
+});
+
+const from = (xff: string, p: string, headers: Record<string, string> = {}, method = "GET") =>
+  call(proxied.url, p, { method, headers: { "X-Forwarded-For": xff, ...headers } });
+
+let nextNet = 1;
+/** A fresh /64 behind the trusted proxy: `2001:db8:<n>:<n>::`, as a prefix to append an interface id to. */
+function freshNet(): string {
+  const n = (nextNet++).toString(16);
+  return `2001:db8:${n}:${n}:`;
+}
+let nextIp = 1;
+function freshIp(): string {
+  return `198.51.100.${nextIp++}`;
+}
+
+function field(header: string | null, key: string): number {
+  const m = new RegExp(`(?:^|;)\\s*${key}=(\\d+)`).exec(header ?? "");
+  expect(m, `${key} in '${header}'`).not.toBeNull();
+  return Number(m![1]);
+}
+
+function expectLimited(r: Reply, bucket: "metadata" | "audio"): void {
+  expectError(r, 429, "rate_limited");
+  expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  expect(Number(r.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+  expect(r.headers.get("cache-control")).toBe("no-store");
+  expect(r.headers.get("ratelimit-policy")).toBe(`"${bucket}";q=${bucket === "audio" ? 30 : 120};w=60`);
+  expect(field(r.headers.get("ratelimit"), "r")).toBe(0);
+  expect(field(r.headers.get("ratelimit"), "t")).toBe(Number(r.headers.get("retry-after")));
+  expectCors(r.headers);
+}
+
+/** Sends `n` requests, asserting none is limited. */
+async function spend(n: number, send: (i: number) => Promise<Reply>): Promise<Reply[]> {
+  const out: Reply[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await send(i);
+    expect(r.status, `request ${i + 1} of ${n}`).not.toBe(429);
+    out.push(r);
+  }
+  return out;
+}
+
+describe("an IPv6 client counts by its /64", () => {
+  it("rotating addresses within one /64 shares one bucket, while another /64 has its own", async () => {
+    const net = freshNet();
+    // 120 different addresses of one /64, written every way an address can be written.
+    const forms = (i: number) => {
+      const id = (i + 1).toString(16);
+      const full = `${net}0:0:0:${id}`;
+      return [`${net}:${id}`, full.toUpperCase(), `${net}${id}:${id}:${id}:${id}`, `${net}:${id}%eth0`, `${net}:192.0.2.${i}`, `[${net}:${id}]:443`][i % 6]!;
+    };
+    const replies = await spend(120, (i) => from(forms(i), "/v1/episodes/1"));
+    expect(replies.map((r) => field(r.headers.get("ratelimit"), "r"))).toEqual(Array.from({ length: 120 }, (_, i) => 119 - i));
+    expectLimited(await from(`${net}ffff:ffff:ffff:ffff`, "/v1/episodes/1"), "metadata");
+    expectLimited(await from(`${net}:abcd`, "/v1/episodes/1"), "metadata");
+
+    const neighbour = freshNet();
+    const other = await from(`${neighbour}:1`, "/v1/episodes/1");
+    expect(other.status).toBe(200);
+    expect(field(other.headers.get("ratelimit"), "r")).toBe(119);
+  });
+
+  it("an IPv4-mapped IPv6 address counts as its IPv4 address", async () => {
+    const ip = freshIp();
+    await spend(120, (i) => from(i % 2 ? `::ffff:${ip}` : ip, "/v1"));
+    expectLimited(await from(`::FFFF:${ip}`, "/v1"), "metadata");
+    expectLimited(await from(ip, "/v1"), "metadata");
+  });
+
+  it.skipIf(!IPV6)("a client on a real IPv6 socket (::1) is counted, and its X-Forwarded-For is ignored without TRUST_PROXY", async () => {
+    expect(direct.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+    directClock.advance(61_000);
+    const get = (i: number) => call(direct.url, "/v1/episodes/1", { headers: { "X-Forwarded-For": `2001:db8:${i.toString(16)}::1` } });
+    const replies = await spend(120, get);
+    expect(field(replies[119]!.headers.get("ratelimit"), "r")).toBe(0);
+    expectLimited(await get(120), "metadata");
+  });
+});
+
+describe("X-Forwarded-For chooses the bucket only under TRUST_PROXY", () => {
+  it("without TRUST_PROXY, 200 requests each with a different X-Forwarded-For share the socket's bucket: 429 after the 120th", async () => {
+    directClock.advance(61_000);
+    const statuses: number[] = [];
+    let last: Reply | null = null;
+    for (let i = 0; i < 200; i++) {
+      const xff = i % 2 ? `203.0.113.${i}` : `2001:db8:${i.toString(16)}:1::1, 192.0.2.${i}`;
+      last = await call(direct.url, "/v1/episodes/1", { headers: { "X-Forwarded-For": xff } });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 120).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(120).every((s) => s === 429)).toBe(true);
+    expectLimited(last!, "metadata");
+  });
+
+  it("with TRUST_PROXY=1 the rightmost entry is the client: 200 different rightmost entries are 200 clients", async () => {
+    const base = nextIp;
+    nextIp += 200;
+    for (let i = 0; i < 200; i++) {
+      const r = await from(`192.0.2.1, 10.${(base + i) >> 8}.${(base + i) & 255}.1`, "/v1");
+      expect(r.status, `client ${i + 1}`).toBe(200);
+      expect(field(r.headers.get("ratelimit"), "r")).toBe(119);
+    }
+  });
+
+  it("with TRUST_PROXY=1, 200 requests with a fixed rightmost entry behind different left entries are one client", async () => {
+    const ip = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 200; i++) statuses.push((await from(`10.1.${i}.1, 2001:db8::${i.toString(16)}, ${ip}`, "/v1")).status);
+    expect(statuses.indexOf(429)).toBe(120);
+    expect(statuses.slice(120).every((s) => s === 429)).toBe(true);
+  });
+});
+
+describe("/media/* counts in the audio bucket", () => {
+  let media: string;
+  beforeAll(async () => {
+    // The episode's audioUrl is on the site origin; the server answers it by path.
+    media = new URL(json(await from(freshIp(), "/v1/episodes/1")).audioUrl).pathname;
+    expect(media).toBe(`/media/${ep.id}.mp3`);
+  });
+
+  it("30 requests to the audio route, then the audioUrl: 429 with Retry-After and RateLimit headers", async () => {
+    const ip = freshIp();
+    await spend(30, (i) => from(ip, "/v1/episodes/1/audio", i % 2 ? { Range: "bytes=0-9" } : {}));
+    expectLimited(await from(ip, media), "audio");
+    expectLimited(await from(ip, media, { Range: "bytes=0-9" }), "audio");
+  });
+
+  it("30 requests to the audioUrl, then the audio route: 429 with Retry-After and RateLimit headers", async () => {
+    const ip = freshIp();
+    const replies = await spend(30, (i) => from(ip, media, i % 2 ? { Range: "bytes=0-9" } : {}));
+    expect(replies.map((r) => r.status)).toEqual(Array.from({ length: 30 }, (_, i) => (i % 2 ? 206 : 200)));
+    expect(replies.map((r) => field(r.headers.get("ratelimit"), "r"))).toEqual(Array.from({ length: 30 }, (_, i) => 29 - i));
+    expectLimited(await from(ip, "/v1/episodes/1/audio"), "audio");
+    expectLimited(await from(ip, media), "audio");
+    // The metadata bucket is its own.
+    expect((await from(ip, "/v1/episodes/1")).status).toBe(200);
+  });
+
+  it("HEAD and 304 on the audioUrl count, and a limited client gets 429, never 304", async () => {
+    const ip = freshIp();
+    const head = await from(ip, media, {}, "HEAD");
+    expect(head.status).toBe(200);
+    const etag = head.headers.get("etag")!;
+    await spend(14, () => from(ip, media, {}, "HEAD"));
+    const conditional = await spend(15, () => from(ip, media, { "If-None-Match": etag }));
+    expect(conditional.every((r) => r.status === 304)).toBe(true);
+    expectLimited(await from(ip, media, { "If-None-Match": etag }), "audio");
+    const limitedHead = await from(ip, media, {}, "HEAD");
+    expect(limitedHead.status).toBe(429);
+    expect(limitedHead.bytes.byteLength).toBe(0);
+  });
+
+  it("the limit ends with its window: after Retry-After seconds the audioUrl answers again", async () => {
+    const ip = freshIp();
+    await spend(30, () => from(ip, media, { Range: "bytes=0-0" }));
+    const limited = await from(ip, media, { Range: "bytes=0-0" });
+    expectLimited(limited, "audio");
+    proxiedClock.advance(Number(limited.headers.get("retry-after")) * 1000);
+    const again = await from(ip, media, { Range: "bytes=0-0" });
+    expect(again.status).toBe(206);
+    expect(field(again.headers.get("ratelimit"), "r")).toBe(29);
+  });
+});
