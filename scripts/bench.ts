@@ -2,7 +2,7 @@
 // (docs/performance.md). It never fails a build: every step reports what it could and the exit code is 0.
 //
 //   node scripts/bench.ts [--sizes 1000,10000] [--duration 10] [--connections 32] [--threads 2]
-//                         [--serve-size <N>] [--no-build] [--no-http] [--rounds n] [--baseline <dir>]
+//                         [--serve-size <N>] [--no-build] [--no-http] [--rounds n] [--baseline <dir>] [--no-edge]
 //
 // Build: for each size, synthetic content (scripts/synthetic-content.ts, seed 1) is written to
 // bench/.out/n<N>/content and the real build runs on it (astro build --outDir bench/.out/n<N>/dist),
@@ -12,7 +12,10 @@
 // list page asked again and again, and a walk of every list page by cursor. wrk measures each in
 // turn, --rounds times over (each target's median round is reported). --baseline <dir> also serves
 // the build with the shim of another checkout (its functions/, src/, scripts/ and a node_modules),
-// measured in the same rounds, for before/after figures on a machine whose load varies.
+// measured in the same rounds, for before/after figures on a machine whose load varies. The edge
+// target: the same dist/ through the Workers entry on a local workerd (scripts/serve-edge.ts, the
+// bundle of scripts/bundle-worker.ts), one episode and one list page, in the same rounds (--no-edge
+// skips it); beside it, the number of files a Cloudflare deploy of that dist/ would upload.
 // See docs/performance.md for the figures and how to read them.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,6 +23,9 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { writeSyntheticContent } from "./synthetic-content.ts";
+import { bundleWorker } from "./bundle-worker.ts";
+import { startEdgeServer, type EdgeServer } from "./serve-edge.ts";
+import { uploadFiles } from "../src/generate/file-budget.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const OUT = path.join(ROOT, "bench/.out");
@@ -28,6 +34,8 @@ const ASTRO = path.join(ROOT, "node_modules/astro/bin/astro.mjs");
 const EPISODE_PATH = "/v1/episodes/42";
 const LIST_PATH = "/v1/episodes?limit=20";
 const EPISODE_FILE = "_api/episodes/42.json";
+/** A build file outside wrangler's run_worker_first: on the edge target, the asset layer alone serves it (no Worker). */
+const EDGE_STATIC_PATH = "/404.html";
 
 interface Options {
   sizes: number[];
@@ -40,10 +48,12 @@ interface Options {
   rounds: number;
   /** Another checkout whose shim (scripts/serve.ts) is measured beside this one. */
   baseline: string | null;
+  /** Also serve the build through the Workers entry on workerd (off with --no-edge). */
+  edge: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { sizes: [1000, 10000], duration: 10, connections: 32, threads: 2, serveSize: null, build: true, http: true, rounds: 1, baseline: null };
+  const o: Options = { sizes: [1000, 10000], duration: 10, connections: 32, threads: 2, serveSize: null, build: true, http: true, rounds: 1, baseline: null, edge: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -64,6 +74,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === "--no-http") o.http = false;
     else if (a === "--rounds") o.rounds = whole(value(), a);
     else if (a === "--baseline") o.baseline = path.resolve(value());
+    else if (a === "--no-edge") o.edge = false;
     else throw new Error(`unknown option ${a}`);
   }
   return o;
@@ -161,7 +172,9 @@ async function buildOnce(size: number): Promise<BuildFigures> {
   const useTime = existsSync("/usr/bin/time");
   const cmd = useTime ? "/usr/bin/time" : NODE;
   const args = [...(useTime ? ["-v", NODE] : []), ASTRO, "build", "--outDir", dist];
-  const env = { ...process.env, CONTENT_DIR: content, ASTRO_TELEMETRY_DISABLED: "1", ASTRO_CACHE_DIR: path.join(dir, ".astro-cache") };
+  // Sizes past ~3,000 episodes exceed the free plan's files per deploy, which the build refuses by
+  // default (src/generate/file-budget.ts); the bench measures the build, not a deploy.
+  const env = { ...process.env, CONTENT_DIR: content, ASTRO_TELEMETRY_DISABLED: "1", ASTRO_CACHE_DIR: path.join(dir, ".astro-cache"), ASSET_FILE_LIMIT: process.env.ASSET_FILE_LIMIT ?? "10000000" };
   console.log(`  building ${size} episodes: CONTENT_DIR=${path.relative(ROOT, content)} node node_modules/astro/bin/astro.mjs build --outDir ${path.relative(ROOT, dist)}`);
   const t0 = performance.now();
   const child = track(spawn(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] }));
@@ -244,11 +257,21 @@ function parseWrk(target: string, url: string, out: string): WrkFigures {
   };
 }
 
-function wrk(o: Options, url: string, seconds: number, script?: string): string {
+/**
+ * One wrk run. Asynchronous, never spawnSync: the edge target's workerd is started by Miniflare in
+ * this process, and its throughput collapses (to ~100 req/s, with timeouts) while this process's
+ * event loop is blocked, though it uses only ~10 ms of this process's CPU per run when it is not.
+ */
+function wrk(o: Options, url: string, seconds: number, script?: string): Promise<string> {
   const args = [`-t${o.threads}`, `-c${o.connections}`, `-d${seconds}s`, "--latency", ...(script ? ["-s", script] : []), url];
-  const run = spawnSync("wrk", args, { encoding: "utf8" });
-  if (run.error) throw run.error;
-  return run.stdout + run.stderr;
+  return new Promise((resolve, reject) => {
+    const child = track(spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] }));
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+    child.once("error", reject);
+    child.once("close", () => resolve(out));
+  });
 }
 
 async function freePort(): Promise<number> {
@@ -329,7 +352,24 @@ http.createServer((req, res) => {
 }).listen(Number(process.env.PORT), "127.0.0.1");
 `;
 
-async function httpFigures(o: Options, size: number): Promise<{ results: WrkFigures[]; sameBody: boolean | null; notes: string[] }> {
+/** What a Cloudflare deploy of this dist/ uploads (the rule of `npm run deploy`), per episode of the index. */
+interface DeployFigures {
+  uploadFiles: number;
+  indexEpisodes: number;
+  filesPerEpisode: number;
+}
+
+async function deployFigures(dist: string): Promise<DeployFigures> {
+  const files = (await uploadFiles(dist)).length;
+  const index = JSON.parse(readFileSync(path.join(dist, "_api/index.json"), "utf8")) as { episodes: unknown[] };
+  const episodes = index.episodes.length;
+  return { uploadFiles: files, indexEpisodes: episodes, filesPerEpisode: round(files / episodes, 2) };
+}
+
+async function httpFigures(
+  o: Options,
+  size: number,
+): Promise<{ results: WrkFigures[]; sameBody: boolean | null; notes: string[]; deploy: DeployFigures | null }> {
   const dir = dirOf(size);
   const dist = path.join(dir, "dist");
   const notes: string[] = [];
@@ -343,6 +383,13 @@ async function httpFigures(o: Options, size: number): Promise<{ results: WrkFigu
   let nginx: ChildProcess | null = null;
   let raw: ChildProcess | null = null;
   let sameBody: boolean | null = null;
+  let edge: EdgeServer | null = null;
+  let deploy: DeployFigures | null = null;
+  try {
+    deploy = await deployFigures(dist);
+  } catch (e) {
+    notes.push(`deploy file count could not be taken: ${(e as Error).message}`);
+  }
   try {
     // serve.ts serves ./dist of its working directory.
     const shimEnv = (port: number) => ({
@@ -371,6 +418,22 @@ async function httpFigures(o: Options, size: number): Promise<{ results: WrkFigu
       { cwd: ROOT, env: { ...process.env, PORT: String(rawPort), BODY_FILE: path.join(dist, EPISODE_FILE), BODY_ETAG: manifest[EPISODE_FILE] ?? '"x"' } },
       path.join(OUT, "raw-node.log"),
     );
+    if (o.edge) {
+      // The same dist/ through the Workers entry on workerd: bundled as `npm run deploy` bundles it,
+      // limits raised like the Node shim's. A failure here costs the edge rows only.
+      try {
+        const bundle = await bundleWorker();
+        edge = await startEdgeServer({
+          distDir: dist,
+          env: { RATE_LIMIT_METADATA_PER_MIN: "1000000000", RATE_LIMIT_AUDIO_PER_MIN: "1000000000" },
+          host: "127.0.0.1",
+          bundle: false,
+        });
+        notes.push(`edge: ${path.relative(ROOT, bundle.file)} (${round(bundle.bytes / 1024)} KiB) on a local workerd (Miniflare) at ${edge.url}`);
+      } catch (e) {
+        notes.push(`edge target could not start: ${(e as Error).message}`);
+      }
+    }
     const shimUrl = `http://127.0.0.1:${shimPort}`;
     const nginxUrl = `http://127.0.0.1:${nginxPort}`;
     const rawUrl = `http://127.0.0.1:${rawPort}`;
@@ -384,7 +447,13 @@ async function httpFigures(o: Options, size: number): Promise<{ results: WrkFigu
 
     // Sanity: all answer 200 with the same episode bytes, and the list answers 200.
     const bodies = await Promise.all(
-      [`${shimUrl}${EPISODE_PATH}`, `${nginxUrl}/${EPISODE_FILE}`, `${rawUrl}/`, ...(base ? [`${baseUrl}${EPISODE_PATH}`] : [])].map(async (u) => {
+      [
+        `${shimUrl}${EPISODE_PATH}`,
+        `${nginxUrl}/${EPISODE_FILE}`,
+        `${rawUrl}/`,
+        ...(base ? [`${baseUrl}${EPISODE_PATH}`] : []),
+        ...(edge ? [`${edge.url}${EPISODE_PATH}`] : []),
+      ].map(async (u) => {
         const res = await fetch(u);
         return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
       }),
@@ -394,6 +463,15 @@ async function httpFigures(o: Options, size: number): Promise<{ results: WrkFigu
     const listBody = (await list.json()) as { episodes?: unknown[] };
     if (!sameBody) notes.push(`bodies differ or not 200: ${bodies.map((b) => `${b.status}/${b.body.length} B`).join(", ")}`);
     if (list.status !== 200 || listBody.episodes?.length !== 20) notes.push(`list answered ${list.status} with ${listBody.episodes?.length} episodes`);
+    if (edge) {
+      const edgeList = await fetch(`${edge.url}${LIST_PATH}`);
+      const edgeBody = Buffer.from(await edgeList.arrayBuffer());
+      const nodeBody = Buffer.from(await (await fetch(`${shimUrl}${LIST_PATH}`)).arrayBuffer());
+      if (edgeList.status !== 200 || !edgeBody.equals(nodeBody)) notes.push(`edge list page: ${edgeList.status}, ${edgeBody.length} B, not the Node shim's ${nodeBody.length} B`);
+      const edgeStatic = await fetch(`${edge.url}${EDGE_STATIC_PATH}`);
+      const staticBytes = (await edgeStatic.arrayBuffer()).byteLength;
+      notes.push(`edge anchor ${EDGE_STATIC_PATH}: ${edgeStatic.status}, ${staticBytes} B, served by workerd's asset layer without the Worker`);
+    }
     notes.push(`episode body ${bodies[0]!.body.length} B; list page ${JSON.stringify(listBody).length} B`);
     const walkScript = path.join(OUT, "list-walk.lua");
     const walk = await writeListWalk(shimUrl, walkScript);
@@ -413,18 +491,25 @@ async function httpFigures(o: Options, size: number): Promise<{ results: WrkFigu
             ["baseline shim, list walk", baseUrl, walkScript],
           ] as [string, string, string?][])
         : []),
+      ...(edge
+        ? ([
+            ["edge, one episode", `${edge.url}${EPISODE_PATH}`],
+            ["edge, list page", `${edge.url}${LIST_PATH}`],
+            ["edge, asset layer alone /404.html", `${edge.url}${EDGE_STATIC_PATH}`],
+          ] as [string, string, string?][])
+        : []),
     ];
     const runs: WrkFigures[][] = targets.map(() => []);
     for (let round = 1; round <= o.rounds; round++) {
       if (o.rounds > 1) console.log(`  round ${round} of ${o.rounds}`);
-      targets.forEach(([target, url, script], i) => {
+      for (const [i, [target, url, script]] of targets.entries()) {
         if (round === 1) {
           const s = script ? ` -s ${path.relative(ROOT, script)}` : "";
           console.log(`  wrk -t${o.threads} -c${o.connections} -d${o.duration}s --latency${s} ${url}   (${target})`);
-          wrk(o, url, 2, script); // warm-up: JIT, file cache, connection setup
+          await wrk(o, url, 2, script); // warm-up: JIT, file cache, connection setup
         }
-        runs[i]!.push(parseWrk(target, url, wrk(o, url, o.duration, script)));
-      });
+        runs[i]!.push(parseWrk(target, url, await wrk(o, url, o.duration, script)));
+      }
     }
     for (const r of runs) {
       // The median round by req/s stands for the target; every round's req/s is kept beside it.
@@ -433,9 +518,9 @@ async function httpFigures(o: Options, size: number): Promise<{ results: WrkFigu
       results.push(o.rounds > 1 ? { ...median, rounds: r.map((x) => x.requestsPerSecond) } : median);
     }
   } finally {
-    await Promise.all([stop(shim), stop(nginx), stop(raw), stop(base)]);
+    await Promise.all([stop(shim), stop(nginx), stop(raw), stop(base), edge?.close().catch(() => {})]);
   }
-  return { results, sameBody, notes };
+  return { results, sameBody, notes, deploy };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -446,8 +531,8 @@ function pad(cells: (string | number | null)[], widths: number[]): string {
   return cells.map((c, i) => (i === 0 ? String(c ?? "–").padEnd(widths[i]!) : String(c ?? "–").padStart(widths[i]!))).join("  ");
 }
 
-function ratio(a: number | null | undefined, b: number | null | undefined): string {
-  return a && b ? (a / b).toFixed(2) : "–";
+function ratio(a: number | null | undefined, b: number | null | undefined, digits = 2): string {
+  return a && b ? (a / b).toFixed(digits) : "–";
 }
 
 async function main(): Promise<void> {
@@ -510,6 +595,10 @@ async function main(): Promise<void> {
         (o.baseline ? `; baseline shim from ${o.baseline}` : ""),
     );
     for (const n of http.notes) console.log(`  ${n}`);
+    if (http.deploy) {
+      const d = http.deploy;
+      console.log(`  deploy (npm run deploy's count, src/generate/file-budget.ts): ${d.uploadFiles} files to upload for ${d.indexEpisodes} episodes in the index = ${d.filesPerEpisode} files per episode`);
+    }
     console.log(`  the servers answered the same episode bytes: ${http.sameBody}`);
     const w = [36, 10, 9, 9, 9, 9, 8];
     console.log(pad(["target", "req/s", "avg ms", "p50 ms", "p99 ms", "max ms", "non-2xx"], w));
@@ -524,6 +613,15 @@ async function main(): Promise<void> {
     const ep = by("shim, one");
     const list = by("shim, list page");
     console.log(`ratios (req/s): shim episode / nginx = ${ratio(ep, nginx)}, shim list / nginx = ${ratio(list, nginx)}, shim episode / node:http = ${ratio(ep, raw)}, node:http / nginx = ${ratio(raw, nginx)}`);
+    if (http.results.some((r) => r.target.startsWith("edge, "))) {
+      const edgeEp = by("edge, one");
+      const edgeList = by("edge, list page");
+      console.log(
+        `edge (workerd) ratios (req/s): edge episode / nginx = ${ratio(edgeEp, nginx, 3)}, edge list / nginx = ${ratio(edgeList, nginx, 3)}, ` +
+          `edge episode / Node shim episode = ${ratio(edgeEp, ep, 3)}, edge list / Node shim list = ${ratio(edgeList, list, 3)}, ` +
+          `edge episode / edge asset layer alone = ${ratio(edgeEp, by("edge, asset layer"))}`,
+      );
+    }
     if (o.baseline) {
       const walk = by("shim, list walk");
       console.log(
