@@ -16,9 +16,17 @@ const SHARED_HTTP = [
   "tests/http/conditional-cors-methods.test.ts",
   "tests/http/publication.test.ts",
   "tests/http/rate-limit.test.ts",
+  "tests/http/rate-limit-keys.test.ts",
   "tests/http/real-clients.test.ts",
   "tests/http/site-routes.test.ts",
 ];
+
+/**
+ * The browser suites (Chromium) that run a second time against the edge target: their fixture site
+ * goes through serveSite (tests/browser/support/site.ts), so the player is served by the Workers
+ * entry on workerd and plays audio from its R2 binding.
+ */
+const SHARED_BROWSER = ["tests/browser/player-events.test.ts", "tests/browser/player-network.test.ts"];
 
 /**
  * Tests of those suites skipped on the edge (substrings of their names; docs/deploy.md says more).
@@ -59,7 +67,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "edge",
-          include: ["tests/edge/**/*.test.ts", ...SHARED_HTTP],
+          include: ["tests/edge/**/*.test.ts", ...SHARED_HTTP, ...SHARED_BROWSER, "tests/fuzz/fuzz-smoke.test.ts"],
           env: { SHIM_TARGET: "edge", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
           // Bundles the Workers entry once for every suite of the project.
           globalSetup: ["tests/edge/global-setup.ts"],

@@ -164,5 +164,14 @@ export function createNodeServer(shim: Shim, trustProxy: number): Server {
     },
   );
   server.on("clientError", (err: Error & { code?: string; rawPacket?: unknown }, socket: Socket) => onClientError(shim, err, socket));
+  // node:http hands CONNECT to this event instead of the request listener (and without a listener
+  // closes the socket unanswered): it is a method like any other, answered 405 from the table.
+  server.on("connect", (req: IncomingMessage, socket: Socket) => {
+    socket.on("error", () => socket.destroy());
+    const target = req.url ?? "";
+    const path = target.startsWith("/") ? targetPath(target) : null; // the authority form names no path
+    socket.end(serializeResponse(shim.refuse("method_not_allowed", "CONNECT", path)));
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  });
   return server;
 }
