@@ -5,21 +5,20 @@
 import { access, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { Miniflare } from "miniflare";
+import type { ServeOptions } from "../functions/node/main.ts";
 import { BUILD_FILES, MEDIA_DIR } from "../src/shared/layout.ts";
 import { bundleWorker, WORKER_FILE } from "./bundle-worker.ts";
 import { readWranglerConfig } from "./wrangler-config.ts";
 
-export interface EdgeServerOptions {
-  distDir: string;
-  /** Variables for the Worker (on top of wrangler.jsonc's vars); only the names the shim reads matter. */
-  env?: Record<string, string | undefined>;
-  port?: number;
-  host?: string;
-  /** TEST ONLY: the publication clock, bound as TEST_CLOCK (never in wrangler.jsonc). */
-  now?: () => number;
+/**
+ * The Node server's options that mean something at the edge: `env` becomes the Worker's variables
+ * (on top of wrangler.jsonc's vars), and `now` — TEST ONLY — is bound as TEST_CLOCK (never in
+ * wrangler.jsonc). Storage and the Redis log have no edge counterpart: R2 and the Durable Object.
+ */
+export type EdgeServerOptions = Pick<ServeOptions, "distDir" | "env" | "port" | "host" | "now"> & {
   /** Bundle the entry first (default true); the test suites bundle once per run. */
   bundle?: boolean;
-}
+};
 
 export interface EdgeServer {
   url: string;
