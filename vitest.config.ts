@@ -38,7 +38,7 @@ const NODE_ONLY_TESTS: string[] = [
   // Compression: like Cloudflare's front line, the local runtime gzips JSON, HTML, text, CSS and JS
   // for clients that accept it (Node's fetch does), chunked without Content-Length, while HEAD keeps
   // the identity length. These compare Content-Length of GET with the body or with HEAD. They come
-  // back when the shim negotiates the coding itself (PRODUCT.md §3.11; /tmp/notes/h5-requests.md).
+  // back when the shim negotiates the coding itself (compression, not built yet: docs/deploy.md).
   "gives the status and headers of GET and no body",
   "Content-Type is JSON UTF-8 and error.status equals the HTTP status",
   "answers HEAD with the headers of GET and no body",

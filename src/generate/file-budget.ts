@@ -1,4 +1,4 @@
-// The per-deploy file budget (PRODUCT.md §3.12): which files of dist/ a Cloudflare deploy uploads as
+// The per-deploy file budget (README.md#configuration, ASSET_FILE_LIMIT; docs/deploy.md): which files of dist/ a Cloudflare deploy uploads as
 // static assets, and the one message when they are too many. Read by the build (the astro:build:done
 // hook in integration.ts fails the build) and by `npm run deploy` (scripts/deploy.ts refuses before
 // wrangler runs), so both count the same files and say the same thing.

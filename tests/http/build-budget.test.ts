@@ -1,4 +1,4 @@
-// The per-deploy file budget (PRODUCT.md §3.12): the build counts the files a deploy uploads, as
+// The per-deploy file budget (README.md#configuration, ASSET_FILE_LIMIT; docs/deploy.md): the build counts the files a deploy uploads, as
 // `npm run deploy` counts them (src/generate/file-budget.ts), prints the count, and fails past
 // ASSET_FILE_LIMIT with the message deploy gives. Real builds of the same fixture content.
 import { existsSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The build's side of AUDIO_BACKEND=s3 (README.md#configuration, PRODUCT.md §3.6): the object key is
+// The build's side of AUDIO_BACKEND=s3 (README.md#configuration, docs/api.md#get-v1episodesrefaudio): the object key is
 // audio.key or audio/<uuid>.mp3, audio.bytes is required for every publishable episode, the build
 // never contacts storage nor copies audio into dist/media, and audioUrl is AUDIO_PUBLIC_URL + key
 // (else links.audio). Real builds of fixture content; local mode is held by every other suite.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { shimConfig } from "../../functions/config.ts";
 
-describe("shim configuration (PRODUCT.md §5)", () => {
+describe("shim configuration (README.md#configuration)", () => {
   it("defaults to the specification's limits, no trusted proxy, streamed local audio and limits counted in memory", () => {
     expect(shimConfig({})).toEqual({
       rateLimits: { metadataPerMinute: 120, audioPerMinute: 30 },
