@@ -1,7 +1,8 @@
-// The per-deploy file budget (README.md#configuration, ASSET_FILE_LIMIT; docs/deploy.md): which files of dist/ a Cloudflare deploy uploads as
-// static assets, and the one message when they are too many. Read by the build (the astro:build:done
-// hook in integration.ts fails the build) and by `npm run deploy` (scripts/deploy.ts refuses before
-// wrangler runs), so both count the same files and say the same thing.
+// The per-deploy file budget (ASSET_FILE_LIMIT in README.md#configuration; docs/deploy.md): which
+// files of dist/ a Cloudflare deploy uploads as static assets, and the one message when they are
+// too many. Read by the build (the astro:build:done hook in src/generate/integration.ts fails the
+// build) and by `npm run deploy` (scripts/deploy.ts refuses before wrangler runs), so both count
+// the same files and say the same thing.
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { MEDIA_DIR } from "../shared/layout.ts";
@@ -10,7 +11,8 @@ import { MEDIA_DIR } from "../shared/layout.ts";
 export const ASSET_FILE_LIMIT_DEFAULT = 20_000;
 
 /**
- * What is not uploaded as assets (written to dist/.assetsignore for wrangler during the deploy):
+ * What is not uploaded as assets (written to an .assetsignore in dist/ for wrangler during the deploy,
+ * scripts/deploy.ts):
  * the audio, which the Worker serves from R2, and precompressed variants, which would triple the
  * count (the Worker lets the runtime compress instead).
  */

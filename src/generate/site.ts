@@ -17,7 +17,7 @@ import { nodeEtag } from "../shared/node-etag.ts";
 
 export interface BuiltEpisode {
   source: LoadedEpisode;
-  /** The local file the build copies to dist/media/<entry.audio.key> (local mode only). */
+  /** The local file the build copies into dist/'s media folder under entry.audio.key (local mode; src/shared/layout.ts). */
   mediaSource: string | null;
   ref: string;
   resource: EpisodeResource;
@@ -61,13 +61,13 @@ function objectUrl(base: string, key: string): string {
 function audioOf(config: BuildConfig, source: LoadedEpisode, id: string, apiAudio: string) {
   const f = source.file;
   if (config.audioBackend === "s3") {
-    // The object the operator uploads; a local MP3 in the folder only measured it (content.ts).
+    // The object the operator uploads; a local MP3 in the folder only measured it (src/generate/content.ts).
     const key = f.audio?.key ?? defaultObjectKey(id);
     const audioUrl = config.audioPublicUrl === null ? apiAudio : objectUrl(config.audioPublicUrl, key);
     return { key, audioUrl, mediaSource: null };
   }
   if (source.audioPath !== null) {
-    // The shim serves dist/media/<key> at the same path under the site.
+    // The shim serves the build's media folder (src/shared/layout.ts) at the same path under the site.
     const key = mediaKey(id);
     return { key, audioUrl: `${config.siteUrl}/${mediaFile(key)}`, mediaSource: source.audioPath };
   }

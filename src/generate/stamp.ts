@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import fg from "fast-glob";
 import type { BuildConfig } from "./config.ts";
 
-/** The project root (this file is src/build/stamp.ts). */
+/** The project root (this file is src/generate/stamp.ts). */
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Code that shapes dist/: a pull that changes it must rebuild even when content/ did not change. */
 const BUILD_CODE = ["src/**/*", "astro.config.mjs", "package-lock.json"];

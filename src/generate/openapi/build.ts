@@ -69,7 +69,7 @@ export function examplesOf(site: Site, now: number): ApiExamples {
   };
 }
 
-/** The document of this build, as the bytes dist/_api/openapi.json holds. */
+/** The document of this build, as the bytes of its build output (BUILD_FILES.openapi, src/shared/layout.ts) hold. */
 export function openApiDocumentOf(site: Site, now = Date.now()): Record<string, unknown> {
   checkBuiltBodies(site);
   return buildOpenApiDocument({

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of the API (GET /v1/openapi.json), assembled from the zod schemas
-// (./schemas.ts), the route table (./routes.ts), the error table (src/lib/errors.ts) and examples
-// taken from the built responses. Pure: the build passes in everything that depends on content.
+// (src/generate/openapi/schemas.ts), the route table (src/shared/routes.ts), the error table
+// (src/shared/errors.ts) and examples taken from the built responses. Pure: the build passes in
+// everything that depends on content.
 import { API_VERSION } from "../discovery.ts";
 import { apiError, ERRORS, type ErrorCode } from "../../shared/errors.ts";
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT, RATE_WINDOW_SECONDS, type Bucket } from "../../shared/limits.ts";

@@ -1,5 +1,5 @@
 // The default oEmbed response of every episode (SITE_FILES.oembed in src/shared/layout.ts). The shim serves it
-// as is, or derives the maxwidth/maxheight variant from it (src/lib/oembed.ts).
+// as is, or derives the maxwidth/maxheight variant from it (src/shared/oembed.ts).
 import type { APIRoute, GetStaticPaths } from "astro";
 import { loadSite } from "../../../generate/site.ts";
 import { paramsOf, PAGE_ROUTES, SITE_FILES } from "../../../shared/layout.ts";
