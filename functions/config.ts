@@ -3,6 +3,7 @@
 // (env vars, functions/workers/shim.ts) share it. Every value is checked at start: a wrong one stops
 // the server with a message naming the variable. The Workers entry reads audio from its R2 binding
 // and counts limits in a Durable Object, so it ignores the backend and store settings.
+import { AUDIO_BACKENDS, flag, oneOf, text, url, wholeNumber, type Env } from "../src/shared/env.ts";
 import { RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT, type RateLimits } from "../src/shared/limits.ts";
 
 /** Where audio bytes live. `s3`: any S3-compatible store (R2, AWS S3, MinIO…). */
@@ -32,55 +33,11 @@ export interface ShimConfig {
   rateLimitStore: RateLimitStoreConfig;
 }
 
-type Env = Record<string, string | undefined>;
-
 /** SigV4 presigned URLs live at most seven days. */
 const PRESIGN_MAX_SECONDS = 7 * 24 * 3600;
 
-function text(env: Env, name: string): string | undefined {
-  const raw = env[name]?.trim();
-  return raw === undefined || raw === "" ? undefined : raw;
-}
-
-function wholeNumber(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = text(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
-    throw new Error(`${name} must be a whole number ${range}, got '${raw}'`);
-  }
-  return Number(raw);
-}
-
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = text(env, name) ?? fallback;
-  if (!(allowed as readonly string[]).includes(raw)) throw new Error(`${name} must be ${allowed.map((a) => `'${a}'`).join(" or ")}, got '${raw}'`);
-  return raw as T;
-}
-
-function flag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = text(env, name)?.toLowerCase();
-  if (raw === undefined) return fallback;
-  if (raw === "true" || raw === "1") return true;
-  if (raw === "false" || raw === "0") return false;
-  throw new Error(`${name} must be 'true' or 'false', got '${raw}'`);
-}
-
-function url(env: Env, name: string, protocols: string[]): string | undefined {
-  const raw = text(env, name);
-  if (raw === undefined) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new Error(`${name} must be a URL (${protocols.join(" or ")}), got '${raw}'`);
-  }
-  if (!protocols.includes(parsed.protocol)) throw new Error(`${name} must be a ${protocols.join(" or ")} URL, got '${parsed.protocol}'`);
-  return raw;
-}
-
 function audioBackend(env: Env): AudioBackendConfig {
-  if (oneOf(env, "AUDIO_BACKEND", ["local", "s3"], "local") === "local") return { kind: "local" };
+  if (oneOf(env, "AUDIO_BACKEND", AUDIO_BACKENDS, "local") === "local") return { kind: "local" };
   const bucket = text(env, "S3_BUCKET");
   if (bucket === undefined) throw new Error("AUDIO_BACKEND=s3 needs S3_BUCKET, the bucket that holds the audio objects");
   const endpoint = url(env, "S3_ENDPOINT", ["http:", "https:"]) ?? null;

@@ -10,6 +10,7 @@ import type { ErrorCode } from "../src/shared/errors.ts";
 import { etagOf } from "../src/shared/etag.ts";
 import { API_PREFIX, BUILD_FILES, episodeFile } from "../src/shared/layout.ts";
 import { orderKeyOf } from "../src/shared/order.ts";
+import { PARAMETERS } from "../src/shared/parameters.ts";
 import { parseRef } from "../src/shared/refs.ts";
 import { METHODS, rateLimitsOf, type RouteId } from "../src/shared/routes.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
@@ -154,24 +155,24 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     return bodyResponse(req, ctx, composed.body, composed.etag, TYPES.json, CACHE.list);
   }
 
-  /** The published episode behind a reference, or the error to answer instead. */
-  function episodeAt(refText: string): IndexEntry | ErrorCode {
+  /** The published episode behind a reference, or the error answer (400 naming the parameter, 404). */
+  function episodeAt(ctx: ResponseContext, refText: string): IndexEntry | ShimResponse {
     const ref = parseRef(refText);
-    if (ref === null) return "invalid_episode_ref";
-    return index.resolve(ref, now()) ?? "not_found";
+    if (ref === null) return errorResponse(ctx, PARAMETERS.ref.error, PARAMETERS.ref.name);
+    return index.resolve(ref, now()) ?? errorResponse(ctx, "not_found");
   }
 
   async function episodeBody(req: ShimRequest, ctx: ResponseContext, refText: string, part: "json" | "script" | "transcript"): Promise<ShimResponse> {
-    const entry = episodeAt(refText);
-    if (typeof entry === "string") return errorResponse(ctx, entry, entry === "invalid_episode_ref" ? "ref" : undefined);
+    const entry = episodeAt(ctx, refText);
+    if ("status" in entry) return entry;
     if (part === "script" && entry.script !== "ok") return errorResponse(ctx, entry.script === "missing" ? "script_unavailable" : "script_unparseable");
     if (part === "transcript" && !entry.transcript) return errorResponse(ctx, "transcript_unavailable");
     return buildFile(req, ctx, episodeFile(entry.ref, part), part === "transcript" ? TYPES.text : TYPES.json, CACHE.resource);
   }
 
   async function audio(req: ShimRequest, ctx: ResponseContext, at: { url: URL; params: Record<string, string> }): Promise<ShimResponse> {
-    const entry = episodeAt(at.params.ref!);
-    if (typeof entry === "string") return errorResponse(ctx, entry, entry === "invalid_episode_ref" ? "ref" : undefined);
+    const entry = episodeAt(ctx, at.params.ref!);
+    if ("status" in entry) return entry;
     if (entry.audio === null) return errorResponse(ctx, "not_found");
     const disposition = at.url.searchParams.get("download") === "1" ? "attachment" : "inline";
     const target: AudioTarget = {

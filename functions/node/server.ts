@@ -34,11 +34,6 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** After answering a request Node could not parse, the socket waits this long for the client to close it. */
 const LINGER_MS = 2_000;
 
-function socketAddress(req: IncomingMessage): string {
-  const a = req.socket.remoteAddress ?? "unknown";
-  return a.startsWith("::ffff:") ? a.slice(7) : a;
-}
-
 /** Writes the handler's answer: bytes in one `end`, a stream with backpressure. */
 export async function writeResponse(res: ServerResponse, response: ShimResponse): Promise<void> {
   res.writeHead(response.status, response.headers);
@@ -143,7 +138,7 @@ export function createNodeServer(shim: Shim, trustProxy: number): Server {
       return writeResponse(res, shim.refuse("bad_request", method, targetPath(target)));
     }
     try {
-      const clientIp = clientKeyFrom(socketAddress(req), request.headers.get("x-forwarded-for"), trustProxy);
+      const clientIp = clientKeyFrom(req.socket.remoteAddress ?? "unknown", request.headers.get("x-forwarded-for"), trustProxy);
       // The handler answers its own failures (502); throwing is a bug, answered 500 below.
       await writeResponse(res, await shim.handle(request, { clientIp }));
     } catch {

@@ -1,8 +1,8 @@
 // Build outputs through the static-assets binding: bodies fetched from ASSETS, their strong ETags
-// from the build's manifest (read through ASSETS once per isolate), kept in a byte-bounded cache.
+// from the build's manifest (read through ASSETS once per isolate), cached as on every runtime
+// (functions/manifest-assets.ts).
 import { BUILD_FILES } from "../../src/shared/layout.ts";
-import { ByteLru } from "../lru.ts";
-import type { Asset, AssetStore } from "../ports.ts";
+import { ManifestAssetStore } from "../manifest-assets.ts";
 import type { Fetcher } from "./bindings.ts";
 
 /** An isolate has 128 MB; keep the hot bodies, not the whole site. */
@@ -23,31 +23,13 @@ export async function fetchJson(assets: Fetcher, rel: string): Promise<unknown> 
   return JSON.parse(new TextDecoder().decode(bytes));
 }
 
-export class WorkersAssetStore implements AssetStore {
-  private readonly cache = new ByteLru<Asset>(CACHE_BYTES, (a) => a.body.byteLength);
-  private readonly assets: Fetcher;
-  /** dist-relative path → strong ETag. */
-  private readonly manifest: Record<string, string>;
-
+/** Build outputs through ASSETS, behind the manifest-gated cache every runtime shares. */
+export class WorkersAssetStore extends ManifestAssetStore {
   constructor(assets: Fetcher, manifest: Record<string, string>) {
-    this.assets = assets;
-    this.manifest = manifest;
+    super(manifest, (rel) => fetchAsset(assets, rel), CACHE_BYTES);
   }
 
   static async load(assets: Fetcher): Promise<WorkersAssetStore> {
     return new WorkersAssetStore(assets, (await fetchJson(assets, BUILD_FILES.manifest)) as Record<string, string>);
-  }
-
-  async get(rel: string): Promise<Asset | null> {
-    const hit = this.cache.get(rel);
-    if (hit !== undefined) return hit;
-    // Only files the manifest names are ever asked for.
-    const etag = Object.hasOwn(this.manifest, rel) ? this.manifest[rel] : undefined;
-    if (etag === undefined) return null;
-    const body = await fetchAsset(this.assets, rel);
-    if (body === null) return null;
-    const asset = { body, etag };
-    this.cache.set(rel, asset);
-    return asset;
   }
 }

@@ -1,10 +1,8 @@
 // Build configuration (README.md#configuration), read from the environment in this one place.
 // Every refused value fails the build with a message naming the variable.
 import path from "node:path";
+import { AUDIO_BACKENDS, oneOf, wholeNumber, type AudioBackend, type Env } from "../shared/env.ts";
 import { ASSET_FILE_LIMIT_DEFAULT } from "./file-budget.ts";
-
-/** Where the audio lives: `local` (copied to dist/media) or `s3` (objects in a store the build never contacts). */
-export type AudioBackend = "local" | "s3";
 
 export interface BuildConfig {
   contentDir: string;
@@ -29,12 +27,6 @@ function origin(value: string | undefined, fallback: string, name: string): stri
   return text.replace(/\/+$/, "");
 }
 
-function audioBackend(env: NodeJS.ProcessEnv): AudioBackend {
-  const raw = env.AUDIO_BACKEND?.trim() || "local";
-  if (raw !== "local" && raw !== "s3") throw new Error(`AUDIO_BACKEND must be 'local' or 's3', got '${raw}'`);
-  return raw;
-}
-
 /** AUDIO_PUBLIC_URL: an absolute http(s) base URL (a path is kept; a query or fragment is refused). */
 function audioPublicUrl(env: NodeJS.ProcessEnv): string | null {
   const raw = env.AUDIO_PUBLIC_URL?.trim();
@@ -46,11 +38,8 @@ function audioPublicUrl(env: NodeJS.ProcessEnv): string | null {
 }
 
 /** ASSET_FILE_LIMIT: a whole number >= 1, 20,000 (the free plan) when unset. */
-export function assetFileLimit(env: Record<string, string | undefined>): number {
-  const raw = env.ASSET_FILE_LIMIT?.trim();
-  if (raw === undefined || raw === "") return ASSET_FILE_LIMIT_DEFAULT;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`ASSET_FILE_LIMIT must be a whole number >= 1, got '${raw}'`);
-  return Number(raw);
+export function assetFileLimit(env: Env): number {
+  return wholeNumber(env, "ASSET_FILE_LIMIT", ASSET_FILE_LIMIT_DEFAULT, 1);
 }
 
 export function buildConfig(env: NodeJS.ProcessEnv = process.env): BuildConfig {
@@ -58,7 +47,7 @@ export function buildConfig(env: NodeJS.ProcessEnv = process.env): BuildConfig {
     contentDir: path.resolve(env.CONTENT_DIR?.trim() || "./content"),
     baseUrl: origin(env.API_BASE_URL, "http://localhost:4321", "API_BASE_URL"),
     siteUrl: origin(env.SITE_URL, "http://localhost:4321", "SITE_URL"),
-    audioBackend: audioBackend(env),
+    audioBackend: oneOf(env, "AUDIO_BACKEND", AUDIO_BACKENDS, "local"),
     audioPublicUrl: audioPublicUrl(env),
     assetFileLimit: assetFileLimit(env),
   };

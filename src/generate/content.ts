@@ -16,7 +16,7 @@ import {
   type Podcast,
   type ScriptFile,
 } from "../shared/schema/content.ts";
-import type { AudioBackend } from "./config.ts";
+import type { AudioBackend } from "../shared/env.ts";
 
 export type ScriptLoad = { state: "ok"; script: ScriptFile } | { state: "missing" } | { state: "unparseable"; reason: string };
 

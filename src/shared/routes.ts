@@ -179,11 +179,14 @@ export const ROUTES = {
 
 export type RouteId = keyof typeof ROUTES;
 
+/** The documented API routes (the ones with an OpenAPI operation), in table order. */
+export const DOCUMENTED: readonly (Route & { operation: Operation })[] = Object.values(ROUTES as Record<RouteId, Route>).filter(
+  (r): r is Route & { operation: Operation } => r.operation !== null,
+);
+
 /** The canonical paths of the documented routes of a bucket. */
 function documentedPathsOf(bucket: Bucket): string[] {
-  return Object.values(ROUTES as Record<RouteId, Route>)
-    .filter((r) => r.bucket === bucket && r.operation !== null)
-    .map((r) => r.paths[0]!);
+  return DOCUMENTED.filter((r) => r.bucket === bucket).map((r) => r.paths[0]!);
 }
 
 /** The discovery document's `rateLimits`: the limits in force and the routes each bucket covers. */

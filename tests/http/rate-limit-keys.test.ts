@@ -8,6 +8,7 @@ import type { RunningServer } from "../../functions/node/main.ts";
 import { clock, episode, makeSite, removeSite, serveSite, type Site } from "../support/fixture.ts";
 import { ON_EDGE } from "../support/edge.ts";
 import { call, expectCors, expectError, json, TONE, type Reply } from "../support/http.ts";
+import { expectLimited, field, spend } from "../support/rate-limit.ts";
 
 const T = Date.UTC(2026, 5, 1, 12, 0, 0);
 const ep = episode({ episodeNumber: 1, publishedAt: "2026-01-01T00:00:00Z" });
@@ -56,33 +57,8 @@ function freshIp(): string {
   return `198.51.100.${nextIp++}`;
 }
 
-function field(header: string | null, key: string): number {
-  const m = new RegExp(`(?:^|;)\\s*${key}=(\\d+)`).exec(header ?? "");
-  expect(m, `${key} in '${header}'`).not.toBeNull();
-  return Number(m![1]);
-}
-
-function expectLimited(r: Reply, bucket: "metadata" | "audio"): void {
-  expectError(r, 429, "rate_limited");
-  expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-  expect(Number(r.headers.get("retry-after"))).toBeLessThanOrEqual(60);
-  expect(r.headers.get("cache-control")).toBe("no-store");
-  expect(r.headers.get("ratelimit-policy")).toBe(`"${bucket}";q=${bucket === "audio" ? 30 : 120};w=60`);
-  expect(field(r.headers.get("ratelimit"), "r")).toBe(0);
-  expect(field(r.headers.get("ratelimit"), "t")).toBe(Number(r.headers.get("retry-after")));
-  expectCors(r.headers);
-}
-
-/** Sends `n` requests, asserting none is limited. */
-async function spend(n: number, send: (i: number) => Promise<Reply>): Promise<Reply[]> {
-  const out: Reply[] = [];
-  for (let i = 0; i < n; i++) {
-    const r = await send(i);
-    expect(r.status, `request ${i + 1} of ${n}`).not.toBe(429);
-    out.push(r);
-  }
-  return out;
-}
+const POLICY = { metadata: '"metadata";q=120;w=60', audio: '"audio";q=30;w=60' } as const;
+const limited = (r: Reply, bucket: keyof typeof POLICY) => expectLimited(r, { policy: POLICY[bucket] });
 
 describe("an IPv6 client counts by its /64", () => {
   it("rotating addresses within one /64 shares one bucket, while another /64 has its own", async () => {
@@ -95,8 +71,8 @@ describe("an IPv6 client counts by its /64", () => {
     };
     const replies = await spend(120, (i) => from(forms(i), "/v1/episodes/1"));
     expect(replies.map((r) => field(r.headers.get("ratelimit"), "r"))).toEqual(Array.from({ length: 120 }, (_, i) => 119 - i));
-    expectLimited(await from(`${net}ffff:ffff:ffff:ffff`, "/v1/episodes/1"), "metadata");
-    expectLimited(await from(`${net}:abcd`, "/v1/episodes/1"), "metadata");
+    limited(await from(`${net}ffff:ffff:ffff:ffff`, "/v1/episodes/1"), "metadata");
+    limited(await from(`${net}:abcd`, "/v1/episodes/1"), "metadata");
 
     const neighbour = freshNet();
     const other = await from(`${neighbour}:1`, "/v1/episodes/1");
@@ -107,8 +83,8 @@ describe("an IPv6 client counts by its /64", () => {
   it("an IPv4-mapped IPv6 address counts as its IPv4 address", async () => {
     const ip = freshIp();
     await spend(120, (i) => from(i % 2 ? `::ffff:${ip}` : ip, "/v1"));
-    expectLimited(await from(`::FFFF:${ip}`, "/v1"), "metadata");
-    expectLimited(await from(ip, "/v1"), "metadata");
+    limited(await from(`::FFFF:${ip}`, "/v1"), "metadata");
+    limited(await from(ip, "/v1"), "metadata");
   });
 
   it.skipIf(!IPV6)("a client on a real IPv6 socket (::1) is counted, and its X-Forwarded-For is ignored without TRUST_PROXY", async () => {
@@ -117,7 +93,7 @@ describe("an IPv6 client counts by its /64", () => {
     const get = (i: number) => call(direct.url, "/v1/episodes/1", { headers: { "X-Forwarded-For": `2001:db8:${i.toString(16)}::1` } });
     const replies = await spend(120, get);
     expect(field(replies[119]!.headers.get("ratelimit"), "r")).toBe(0);
-    expectLimited(await get(120), "metadata");
+    limited(await get(120), "metadata");
   });
 });
 
@@ -133,7 +109,7 @@ describe("X-Forwarded-For chooses the bucket only under TRUST_PROXY", () => {
     }
     expect(statuses.slice(0, 120).every((s) => s === 200)).toBe(true);
     expect(statuses.slice(120).every((s) => s === 429)).toBe(true);
-    expectLimited(last!, "metadata");
+    limited(last!, "metadata");
   });
 
   it("with TRUST_PROXY=1 the rightmost entry is the client: 200 different rightmost entries are 200 clients", async () => {
@@ -166,8 +142,8 @@ describe("/media/* counts in the audio bucket", () => {
   it("30 requests to the audio route, then the audioUrl: 429 with Retry-After and RateLimit headers", async () => {
     const ip = freshIp();
     await spend(30, (i) => from(ip, "/v1/episodes/1/audio", i % 2 ? { Range: "bytes=0-9" } : {}));
-    expectLimited(await from(ip, media), "audio");
-    expectLimited(await from(ip, media, { Range: "bytes=0-9" }), "audio");
+    limited(await from(ip, media), "audio");
+    limited(await from(ip, media, { Range: "bytes=0-9" }), "audio");
   });
 
   it("30 requests to the audioUrl, then the audio route: 429 with Retry-After and RateLimit headers", async () => {
@@ -175,8 +151,8 @@ describe("/media/* counts in the audio bucket", () => {
     const replies = await spend(30, (i) => from(ip, media, i % 2 ? { Range: "bytes=0-9" } : {}));
     expect(replies.map((r) => r.status)).toEqual(Array.from({ length: 30 }, (_, i) => (i % 2 ? 206 : 200)));
     expect(replies.map((r) => field(r.headers.get("ratelimit"), "r"))).toEqual(Array.from({ length: 30 }, (_, i) => 29 - i));
-    expectLimited(await from(ip, "/v1/episodes/1/audio"), "audio");
-    expectLimited(await from(ip, media), "audio");
+    limited(await from(ip, "/v1/episodes/1/audio"), "audio");
+    limited(await from(ip, media), "audio");
     // The metadata bucket is its own.
     expect((await from(ip, "/v1/episodes/1")).status).toBe(200);
   });
@@ -189,7 +165,7 @@ describe("/media/* counts in the audio bucket", () => {
     await spend(14, () => from(ip, media, {}, "HEAD"));
     const conditional = await spend(15, () => from(ip, media, { "If-None-Match": etag }));
     expect(conditional.every((r) => r.status === 304)).toBe(true);
-    expectLimited(await from(ip, media, { "If-None-Match": etag }), "audio");
+    limited(await from(ip, media, { "If-None-Match": etag }), "audio");
     const limitedHead = await from(ip, media, {}, "HEAD");
     expect(limitedHead.status).toBe(429);
     expect(limitedHead.bytes.byteLength).toBe(0);
@@ -198,9 +174,8 @@ describe("/media/* counts in the audio bucket", () => {
   it("the limit ends with its window: after Retry-After seconds the audioUrl answers again", async () => {
     const ip = freshIp();
     await spend(30, () => from(ip, media, { Range: "bytes=0-0" }));
-    const limited = await from(ip, media, { Range: "bytes=0-0" });
-    expectLimited(limited, "audio");
-    proxiedClock.advance(Number(limited.headers.get("retry-after")) * 1000);
+    const refused = await from(ip, media, { Range: "bytes=0-0" });
+    proxiedClock.advance(limited(refused, "audio") * 1000);
     const again = await from(ip, media, { Range: "bytes=0-0" });
     expect(again.status).toBe(206);
     expect(field(again.headers.get("ratelimit"), "r")).toBe(29);

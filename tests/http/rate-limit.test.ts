@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { clock, episode, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { call, expectCors, expectError, expectLicense, json, stableHeaders, TONE, type Reply } from "../support/http.ts";
+import { expectLimited, field, spend } from "../support/rate-limit.ts";
 
 const T = Date.UTC(2026, 5, 1, 12, 0, 0);
 const ep = episode({ episodeNumber: 1, publishedAt: "2026-01-01T00:00:00Z" });
@@ -38,55 +39,26 @@ function freshIp(): string {
 const from = (ip: string, p: string, headers: Record<string, string> = {}, method = "GET") =>
   call(proxied.url, p, { method, headers: { "X-Forwarded-For": ip, ...headers } });
 
-/** Sends `n` requests, asserting none is limited; returns the replies. */
-async function spend(n: number, send: (i: number) => Promise<Reply>): Promise<Reply[]> {
-  const out: Reply[] = [];
-  for (let i = 0; i < n; i++) {
-    const r = await send(i);
-    expect(r.status, `request ${i + 1} of ${n}`).not.toBe(429);
-    out.push(r);
-  }
-  return out;
-}
-
-function expectLimited(r: Reply): number {
-  expectError(r, 429, "rate_limited");
-  const retry = r.headers.get("retry-after");
-  expect(retry).toMatch(/^\d+$/);
-  expect(Number(retry)).toBeGreaterThanOrEqual(1);
-  expect(Number(retry)).toBeLessThanOrEqual(60);
-  expect(r.headers.get("cache-control")).toBe("no-store");
-  expect(r.headers.get("ratelimit-policy")).toBeTruthy();
-  expect(r.headers.get("ratelimit")).toBeTruthy();
-  expectCors(r.headers);
-  expectLicense(r.headers, TERMS);
-  return Number(retry);
-}
-
-function field(header: string | null, key: string): number {
-  const m = new RegExp(`(?:^|;)\\s*${key}=(\\d+)`).exec(header ?? "");
-  expect(m, `${key} in '${header}'`).not.toBeNull();
-  return Number(m![1]);
-}
+const limited = (r: Reply) => expectLimited(r, { terms: TERMS });
 
 describe("metadata bucket: 120 requests per minute per IP", () => {
   it("answers the 121st metadata request 429 rate_limited with Retry-After, no-store and RateLimit headers", async () => {
     const ip = freshIp();
     const ok = await spend(120, (i) => from(ip, METADATA[i % METADATA.length]!));
     expect(ok.every((r) => r.status === 200)).toBe(true);
-    expectLimited(await from(ip, "/v1/episodes/1"));
+    limited(await from(ip, "/v1/episodes/1"));
   });
 
   it("limits every metadata route once the bucket is spent, errors included", async () => {
     const ip = freshIp();
     await spend(120, () => from(ip, "/v1"));
-    for (const p of [...METADATA, "/v1/episodes/999", "/v1/episodes/abc", "/v1/episodes?limit=0", "/v1/nothing"]) expectLimited(await from(ip, p));
+    for (const p of [...METADATA, "/v1/episodes/999", "/v1/episodes/abc", "/v1/episodes?limit=0", "/v1/nothing"]) limited(await from(ip, p));
   });
 
   it("counts errors: 120 not-found requests spend the bucket", async () => {
     const ip = freshIp();
     await spend(120, () => from(ip, "/v1/episodes/999"));
-    expectLimited(await from(ip, "/v1/episodes/1"));
+    limited(await from(ip, "/v1/episodes/1"));
   });
 
   it("states the policy and counts down the remaining requests in RateLimit", async () => {
@@ -105,7 +77,7 @@ describe("metadata bucket: 120 requests per minute per IP", () => {
     const ip = freshIp();
     await spend(120, (i) => from(ip, METADATA[i % METADATA.length]!, {}, "HEAD"));
     const get = await from(ip, "/v1/episodes/1");
-    expectLimited(get);
+    limited(get);
     const head = await from(ip, "/v1/episodes/1", {}, "HEAD");
     expect(head.status).toBe(429);
     expect(head.bytes.byteLength).toBe(0);
@@ -117,13 +89,13 @@ describe("metadata bucket: 120 requests per minute per IP", () => {
     const etag = (await from(ip, "/v1/episodes/1")).headers.get("etag")!;
     const replies = await spend(119, () => from(ip, "/v1/episodes/1", { "If-None-Match": etag }));
     expect(replies.every((r) => r.status === 304)).toBe(true);
-    expectLimited(await from(ip, "/v1/episodes/1", { "If-None-Match": etag }));
+    limited(await from(ip, "/v1/episodes/1", { "If-None-Match": etag }));
   });
 
   it("lets a request through after waiting the Retry-After seconds", async () => {
     const ip = freshIp();
     await spend(120, () => from(ip, "/v1/episodes"));
-    const wait = expectLimited(await from(ip, "/v1/episodes"));
+    const wait = limited(await from(ip, "/v1/episodes"));
     proxiedClock.advance(wait * 1000);
     const r = await from(ip, "/v1/episodes");
     expect(r.status).toBe(200);
@@ -133,7 +105,7 @@ describe("metadata bucket: 120 requests per minute per IP", () => {
   it("does not limit the OpenAPI document, and a spent metadata bucket leaves the direct audio URL (audio bucket) alone", async () => {
     const ip = freshIp();
     await spend(120, () => from(ip, "/v1"));
-    expectLimited(await from(ip, "/v1"));
+    limited(await from(ip, "/v1"));
     for (let i = 0; i < 5; i++) {
       expect((await from(ip, "/v1/openapi.json")).status).not.toBe(429);
       const media = await from(ip, `/media/${ep.id}.mp3`, { Range: "bytes=0-0" });
@@ -149,19 +121,19 @@ describe("audio bucket: 30 requests per minute per IP", () => {
     const ok = await spend(30, (i) => from(ip, "/v1/episodes/1/audio", i % 2 ? { Range: "bytes=0-9" } : {}));
     expect(ok.map((r) => r.status)).toEqual(Array.from({ length: 30 }, (_, i) => (i % 2 ? 206 : 200)));
     const r = await from(ip, "/v1/episodes/1/audio", { Range: "bytes=0-9" });
-    expectLimited(r);
+    limited(r);
     expect(field(r.headers.get("ratelimit-policy"), "q")).toBe(30);
   });
 
   it("keeps the audio and metadata buckets apart", async () => {
     const ip = freshIp();
     await spend(30, () => from(ip, "/v1/episodes/1/audio", {}, "HEAD"));
-    expectLimited(await from(ip, "/v1/episodes/1/audio"));
+    limited(await from(ip, "/v1/episodes/1/audio"));
     expect((await from(ip, "/v1/episodes/1")).status).toBe(200);
 
     const other = freshIp();
     await spend(120, () => from(other, "/v1/episodes/1"));
-    expectLimited(await from(other, "/v1/episodes/1"));
+    limited(await from(other, "/v1/episodes/1"));
     expect((await from(other, "/v1/episodes/1/audio")).status).toBe(200);
   });
 
@@ -171,7 +143,7 @@ describe("audio bucket: 30 requests per minute per IP", () => {
     await spend(14, () => from(ip, "/v1/episodes/1/audio", {}, "HEAD"));
     const conditional = await spend(15, () => from(ip, "/v1/episodes/1/audio", { "If-None-Match": etag }));
     expect(conditional.every((r) => r.status === 304)).toBe(true);
-    expectLimited(await from(ip, "/v1/episodes/1/audio", { "If-None-Match": etag }));
+    limited(await from(ip, "/v1/episodes/1/audio", { "If-None-Match": etag }));
   });
 });
 
@@ -180,7 +152,7 @@ describe("client addresses", () => {
     const a = freshIp();
     const b = freshIp();
     await spend(120, () => from(a, "/v1"));
-    expectLimited(await from(a, "/v1"));
+    limited(await from(a, "/v1"));
     expect((await from(b, "/v1")).status).toBe(200);
   });
 
@@ -188,7 +160,7 @@ describe("client addresses", () => {
     const ip = freshIp();
     // A client cannot escape its bucket by writing addresses to the left of what the proxy appended.
     await spend(120, (i) => from(`10.9.${i}.1, ${ip}`, "/v1"));
-    expectLimited(await from(`192.0.2.77, ${ip}`, "/v1"));
+    limited(await from(`192.0.2.77, ${ip}`, "/v1"));
   });
 
   it("ignores X-Forwarded-For without TRUST_PROXY: the socket address is the client", async () => {

@@ -6,7 +6,7 @@ import { API_VERSION } from "../discovery.ts";
 import { apiError, ERRORS, type ErrorCode } from "../../shared/errors.ts";
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT, RATE_WINDOW_SECONDS, type Bucket } from "../../shared/limits.ts";
 import { PARAMETERS, type ParameterName } from "../../shared/parameters.ts";
-import { ROUTES, type Operation } from "../../shared/routes.ts";
+import { DOCUMENTED, type Operation } from "../../shared/routes.ts";
 import type { DiscoveryDocument, EpisodePage, EpisodeResource, ScriptResource } from "../../shared/schema/api.ts";
 import { HEADERS, rateLimitHeaders, type HeaderName, type HeaderObject } from "./headers.ts";
 import { componentParameters } from "./parameters.ts";
@@ -68,9 +68,7 @@ interface Route extends Operation {
 }
 
 /** Every route with an operation, in table order: exactly the API routes the shim serves. */
-export const DOCUMENTED_ROUTES: Route[] = Object.values(ROUTES).flatMap((r) =>
-  r.operation === null ? [] : [{ ...r.operation, path: r.paths[0]!, bucket: r.bucket, parameters: r.parameters }],
-);
+export const DOCUMENTED_ROUTES: Route[] = DOCUMENTED.map((r) => ({ ...r.operation, path: r.paths[0]!, bucket: r.bucket, parameters: r.parameters }));
 
 /** The parameter a 400 names, for examples: the parameter whose refusal is that code. */
 const PARAMETER_OF: Partial<Record<ErrorCode, string>> = Object.fromEntries(
