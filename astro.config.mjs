@@ -11,7 +11,9 @@ export default defineConfig({
   // Route generation is mostly waiting on file writes: rendering 4 at a time took the 10,000-episode
   // build from 75.7 s to 45.8 s (docs/performance.md).
   build: { format: "file", inlineStylesheets: "never", concurrency: 4 },
-  vite: { build: { assetsInlineLimit: 0 } },
+  // dist/ is not emptied by Astro: the build empties it for a clean build and otherwise rewrites only
+  // what changed (src/generate/integration.ts, docs/architecture.md#the-build).
+  vite: { build: { assetsInlineLimit: 0, emptyOutDir: false } },
   integrations: [finishBuild()],
   devToolbar: { enabled: false },
 });

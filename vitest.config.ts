@@ -19,6 +19,11 @@ const SHARED_HTTP = [
   "tests/http/rate-limit-keys.test.ts",
   "tests/http/real-clients.test.ts",
   "tests/http/site-routes.test.ts",
+  "tests/http/archive.test.ts",
+  "tests/http/feed.test.ts",
+  "tests/http/crawl-surfaces.test.ts",
+  "tests/http/mcp.test.ts",
+  "tests/http/compression.test.ts",
 ];
 
 /**
@@ -35,17 +40,6 @@ const SHARED_BROWSER = ["tests/browser/player-events.test.ts"];
  * They fail there for a reason outside the shim, named beside each.
  */
 const NODE_ONLY_TESTS: string[] = [
-  // Compression: like Cloudflare's front line, the local runtime gzips JSON, HTML, text, CSS and JS
-  // for clients that accept it (Node's fetch does), chunked without Content-Length, while HEAD keeps
-  // the identity length. These compare Content-Length of GET with the body or with HEAD. They come
-  // back when the shim negotiates the coding itself (compression, not built yet: docs/deploy.md).
-  "gives the status and headers of GET and no body",
-  "Content-Type is JSON UTF-8 and error.status equals the HTTP status",
-  "answers HEAD with the headers of GET and no body",
-  "carries a strong ETag and a revalidating Cache-Control",
-  "carries a strong ETag, a revalidating Cache-Control, CORS and the license Link",
-  "counts HEAD requests, and answers HEAD with the headers of the GET 429",
-  "serves hashed assets for a year, immutable, and HEAD like GET without a body",
   // Counts the open .mp3 descriptors of the test process, where only the Node server runs.
   "stops reading the file when the client hangs up mid-download",
   // Writes the audio into dist/media after start; at the edge audio lives in R2, seeded at start.

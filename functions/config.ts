@@ -5,6 +5,7 @@
 // and counts limits in a Durable Object, so it ignores the backend and store settings.
 import { AUDIO_BACKENDS, flag, oneOf, text, url, wholeNumber, type Env } from "../src/shared/env.ts";
 import { RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT, type RateLimits } from "../src/shared/limits.ts";
+import { FEED_LIMIT_DEFAULT } from "./feed.ts";
 
 /** Where audio bytes live. `s3`: any S3-compatible store (R2, AWS S3, MinIO…). */
 export type AudioBackendConfig =
@@ -31,6 +32,8 @@ export interface ShimConfig {
   /** Lifetime of presigned audio URLs (redirect delivery). */
   presignSeconds: number;
   rateLimitStore: RateLimitStoreConfig;
+  /** Items in the feed (FEED_LIMIT): the newest published episodes. */
+  feedLimit: number;
 }
 
 /** SigV4 presigned URLs live at most seven days. */
@@ -70,5 +73,6 @@ export function shimConfig(env: Env): ShimConfig {
     audioBackend: audioBackend(env),
     presignSeconds: wholeNumber(env, "AUDIO_PRESIGN_SECONDS", 300, 1, PRESIGN_MAX_SECONDS),
     rateLimitStore: rateLimitStore(env),
+    feedLimit: wholeNumber(env, "FEED_LIMIT", FEED_LIMIT_DEFAULT, 1),
   };
 }

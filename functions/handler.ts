@@ -34,11 +34,14 @@ import {
   type ShimResponse,
 } from "./http.ts";
 import { parseListQuery } from "./list-query.ts";
+import { createMcpRoute } from "./mcp.ts";
 import { ByteLru } from "./lru.ts";
-import type { Asset, AssetStore, AudioStorage, EtagFunction, RateLimitStore } from "./ports.ts";
+import type { Asset, AssetStore, AudioStorage, Compress, EtagFunction, RateLimitStore } from "./ports.ts";
+import { composedAsset, type ComposedAsset } from "./representations.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { Router, type RouteHandler } from "./router.ts";
 import { createSiteRoutes } from "./site-routes.ts";
+import { createSurfaceRoutes } from "./surface-routes.ts";
 
 export interface ShimDeps {
   config: ShimConfig;
@@ -50,6 +53,10 @@ export interface ShimDeps {
   now?: () => number;
   /** ETags of bodies composed per request; defaults to etagOf (crypto.subtle). */
   etag?: EtagFunction;
+  /** Compresses composed bodies once (Node: node:zlib); absent where the runtime encodes (docs/api.md#compression). */
+  compress?: Compress;
+  /** The runtime encodes a body sent with Content-Encoding (workerd): the shim sends plain bytes. */
+  runtimeEncodes?: boolean;
 }
 
 export interface RequestInfo {
@@ -87,15 +94,17 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
   const link = licenseLink(index.data.termsUrl);
   const showSlug = index.data.show.slug;
   // In redirect delivery the player's audio comes from the storage's presigned URLs.
-  const site = createSiteRoutes({ index, assets, now, etag, mediaSources: config.audioDelivery === "redirect" ? ["https:"] : [] });
+  const site = createSiteRoutes({ index, assets, now, etag, compress: deps.compress, mediaSources: config.audioDelivery === "redirect" ? ["https:"] : [] });
   const discovery = await discoveryAsset();
   /** Composed list pages (bytes and ETag), by what determines them. */
-  const pages = new ByteLru<Asset>(LIST_CACHE_BYTES, (a) => a.body.byteLength);
+  const pages = new ByteLru<ComposedAsset>(LIST_CACHE_BYTES, (a) => a.bytes);
 
   async function handle(req: ShimRequest, info: RequestInfo): Promise<ShimResponse> {
     const url = new URL(req.url);
     const match = router.match(url.pathname);
-    let ctx = responseContext(req.method, match?.route.api ? link : null);
+    let ctx = responseContext(req.method, match?.route.api ? link : null, deps.runtimeEncodes);
+    // MCP answers its own methods (POST; its preflight) and counts each tool call, not each request.
+    if (match?.id === "mcp") return routes.mcp(req, ctx, { url, params: match.params, clientIp: info.clientIp }).catch(() => errorResponse(ctx, "upstream_unavailable"));
     if (req.method === "OPTIONS") return preflightResponse(ctx);
     if (!ALLOWED.has(req.method)) return errorResponse(ctx, "method_not_allowed");
     try {
@@ -130,7 +139,9 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     openapi: (req, ctx) => buildFile(req, ctx, BUILD_FILES.openapi, TYPES.json, CACHE.resource),
     apiNotFound: (_req, ctx) => Promise.resolve(errorResponse(ctx, "not_found")),
     media,
+    mcp: createMcpRoute({ router, routes: () => routes, link, limiter, now, assets, index, name: index.data.show.title }),
     ...site.routes,
+    ...createSurfaceRoutes({ index, assets, now, etag, feedLimit: config.feedLimit, compress: deps.compress }).routes,
   };
 
   async function list(req: ShimRequest, ctx: ResponseContext, at: { url: URL }): Promise<ShimResponse> {
@@ -149,8 +160,10 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
       // The index promised these files; an absent one means the deployment is incomplete.
       if (bodies.some((b) => b === null)) return errorResponse(ctx, "upstream_unavailable");
       const bytes = listBody(bodies as Asset[], pagination);
-      composed = { body: bytes, etag: await etag(bytes) };
-      pages.set(key, composed);
+      // Its compressed variants are made once, when a request first negotiates each coding
+      // (docs/api.md#compression); the cache then counts them (set again with the new size).
+      const made: ComposedAsset = await composedAsset(bytes, etag, deps.compress, () => pages.set(key, made));
+      pages.set(key, (composed = made));
     }
     return bodyResponse(req, ctx, composed.body, composed.etag, TYPES.json, CACHE.list);
   }
@@ -215,8 +228,7 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     if (built === null) throw new Error(`build output missing: ${BUILD_FILES.discovery}`);
     const doc = JSON.parse(new TextDecoder().decode(built.body)) as Record<string, unknown>;
     doc.rateLimits = rateLimitsOf(config.rateLimits);
-    const body = encoder.encode(JSON.stringify(doc));
-    return { body, etag: await etag(body) };
+    return composedAsset(JSON.stringify(doc), etag, deps.compress);
   }
 
   return { handle, refuse };

@@ -1,8 +1,12 @@
 // Response building shared by every route: CORS, the license Link, cache policies, conditional
-// requests (RFC 9110 §13) and the error envelope. Every response of the shim passes through here.
+// requests (RFC 9110 §13), content codings (§12.5.3, docs/api.md#compression) and the error
+// envelope. Every response of the shim passes through here.
 import { apiError, ERRORS, type ErrorCode } from "../src/shared/errors.ts";
+import { CODINGS, encodedEtag, type Coding } from "../src/shared/etag.ts";
 import { METHODS } from "../src/shared/routes.ts";
+import { negotiateEncoding } from "./accept-encoding.ts";
 import { ifNoneMatchHits } from "./conditional.ts";
+import { variantsOf } from "./representations.ts";
 
 export const CACHE = {
   /** Episode bodies, scripts, transcripts, discovery: content may be corrected, so revalidate soon. */
@@ -38,6 +42,8 @@ export interface ShimRequest {
   readonly headers: { get(name: string): string | null };
   /** Aborted when the client goes away: upstream reads stop. */
   readonly signal: AbortSignal;
+  /** The request body, for the one route that takes one (POST /mcp, functions/mcp.ts); read it at most once. */
+  readonly body?: ReadableStream<Uint8Array> | null;
 }
 
 /** Response headers: lower-case names (as Fetch `Headers` would give them), each name once. */
@@ -64,10 +70,16 @@ export interface ResponseContext {
   readonly link: string | null;
   /** Further headers of this request's responses: RateLimit, RateLimit-Policy, Content-Security-Policy. */
   readonly headers: Readonly<HeaderRecord>;
+  /**
+   * How a compressed body is sent (docs/architecture.md#compression): false, the shim sends the
+   * encoded variants it holds (Node); true, it sends the plain body with Content-Encoding and the
+   * runtime encodes it on the way out (workerd).
+   */
+  readonly runtimeEncodes?: boolean;
 }
 
-export function responseContext(method: string, link: string | null): ResponseContext {
-  return { method, link, headers: {} };
+export function responseContext(method: string, link: string | null, runtimeEncodes = false): ResponseContext {
+  return { method, link, headers: {}, runtimeEncodes };
 }
 
 /** The same context with more headers (lower-cased names; later values win). */
@@ -104,23 +116,82 @@ export function notModified(req: ShimRequest, etag: string): boolean {
   return inm !== null && ifNoneMatchHits(inm, etag);
 }
 
-/** A 200 with a known body and ETag, or 304 when If-None-Match matches; HEAD drops the body. */
-export function bodyResponse(
+/** Media types sent compressed (docs/api.md#compression): text, JSON, XML, JavaScript, SVG. Never audio. */
+const COMPRESSIBLE = /^(?:text\/[a-z0-9.+-]+|application\/(?:[a-z0-9.-]+\+)?(?:json|xml)|application\/(?:x-)?javascript|image\/svg\+xml)\s*(?:;|$)/i;
+
+/** Answers by media type, remembered: routes pass a few constant types, and this runs per response. */
+const compressibleTypes = new Map<string, boolean>();
+
+export function compressible(type: string): boolean {
+  let yes = compressibleTypes.get(type);
+  if (yes === undefined) {
+    yes = COMPRESSIBLE.test(type);
+    if (compressibleTypes.size < 256) compressibleTypes.set(type, yes);
+  }
+  return yes;
+}
+
+/** One representation of a body: the bytes to send, its coding (null: plain) and its ETag. */
+interface Representation {
+  bytes: Uint8Array;
+  coding: Coding | null;
+  etag: string;
+  /** The bytes are the plain body, to be encoded by the runtime (no Content-Length is known). */
+  runtimeEncoded: boolean;
+}
+
+/**
+ * The representation this request gets (RFC 9110 §12.5.3, functions/accept-encoding.ts): at the
+ * edge the negotiated coding is the runtime's to apply; on Node the coding of a variant the shim
+ * holds, falling back to the next acceptable coding, then to the plain body.
+ */
+async function representationFor(req: ShimRequest, ctx: ResponseContext, bytes: Uint8Array, etag: string): Promise<Representation> {
+  const header = req.headers.get("Accept-Encoding");
+  const plain = { bytes, coding: null, etag, runtimeEncoded: false };
+  if (ctx.runtimeEncodes) {
+    const coding = negotiateEncoding(header);
+    return coding === null ? plain : { bytes, coding, etag: encodedEtag(etag, coding), runtimeEncoded: true };
+  }
+  const variants = variantsOf(bytes);
+  if (variants === undefined) return plain;
+  let offered: readonly Coding[] = CODINGS;
+  for (let coding = negotiateEncoding(header, offered); coding !== null; coding = negotiateEncoding(header, offered)) {
+    const encoded = await variants(coding);
+    if (encoded !== null) return { bytes: encoded, coding, etag: encodedEtag(etag, coding), runtimeEncoded: false };
+    offered = offered.filter((c) => c !== coding);
+  }
+  return plain;
+}
+
+/**
+ * A 200 with a known body and ETag, or 304 when If-None-Match matches the representation the
+ * request gets; HEAD drops the body. A compressible body is sent in the coding Accept-Encoding
+ * negotiates, under that representation's own ETag, with `Vary: Accept-Encoding`.
+ */
+export async function bodyResponse(
   req: ShimRequest,
   ctx: ResponseContext,
   body: Uint8Array | string,
   etag: string,
   type: string,
   cacheControl: string,
-): ShimResponse {
+): Promise<ShimResponse> {
   const h = baseHeaders(ctx);
-  h.etag = etag;
   h["cache-control"] = cacheControl;
-  if (notModified(req, etag)) return { status: 304, headers: h, body: null };
   const bytes = typeof body === "string" ? encoder.encode(body) : body;
+  let chosen: Representation = { bytes, coding: null, etag, runtimeEncoded: false };
+  if (compressible(type)) {
+    h.vary = "Accept-Encoding";
+    // Without Accept-Encoding the plain body is the representation (negotiateEncoding): no lookup, no await.
+    if (req.headers.get("Accept-Encoding") !== null) chosen = await representationFor(req, ctx, bytes, etag);
+  }
+  h.etag = chosen.etag;
+  if (notModified(req, chosen.etag)) return { status: 304, headers: h, body: null };
   h["content-type"] = type;
-  h["content-length"] = String(bytes.byteLength);
-  return { status: 200, headers: h, body: ctx.method === "HEAD" ? null : bytes };
+  if (chosen.coding !== null) h["content-encoding"] = chosen.coding;
+  // The runtime's encoder decides the length (sent chunked), HEAD or GET alike.
+  if (!chosen.runtimeEncoded) h["content-length"] = String(chosen.bytes.byteLength);
+  return { status: 200, headers: h, body: ctx.method === "HEAD" ? null : chosen.bytes };
 }
 
 /** An error in the envelope (docs/api.md#errors), never cached when it is about load or upstreams. */
@@ -153,10 +224,14 @@ export function errorPage(ctx: ResponseContext, code: ErrorCode): ShimResponse {
 }
 
 /** CORS preflight (docs/api.md#methods). */
-export function preflightResponse(ctx: ResponseContext): ShimResponse {
+export function preflightResponse(
+  ctx: ResponseContext,
+  methods: string = ALLOW,
+  headers = "Authorization, X-API-Key, If-None-Match, If-Modified-Since, If-Range, Range",
+): ShimResponse {
   const h = baseHeaders(ctx);
-  h["access-control-allow-methods"] = ALLOW;
-  h["access-control-allow-headers"] = "Authorization, X-API-Key, If-None-Match, If-Modified-Since, If-Range, Range";
+  h["access-control-allow-methods"] = methods;
+  h["access-control-allow-headers"] = headers;
   h["access-control-max-age"] = "86400";
   h["cache-control"] = "public, max-age=86400";
   return { status: 204, headers: h, body: null };

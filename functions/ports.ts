@@ -1,5 +1,6 @@
 // What the shim needs from its runtime, as small interfaces. The Node entry provides a disk-backed
 // cache, a local audio folder and an in-memory rate-limit store; other runtimes provide their own.
+import type { Coding } from "../src/shared/etag.ts";
 
 /** A precomputed build output: its bytes and the strong ETag the build computed for them. */
 export interface Asset {
@@ -33,6 +34,13 @@ export interface AudioStorage {
  * gives the same tags.
  */
 export type EtagFunction = (bytes: Uint8Array) => string | Promise<string>;
+
+/**
+ * Compresses a body composed at request time, once (functions/representations.ts composedAsset):
+ * node:zlib on Node (functions/node/compress.ts). Absent at the edge, where the runtime encodes
+ * what the Worker marks with Content-Encoding.
+ */
+export type Compress = (bytes: Uint8Array, coding: Coding) => Promise<Uint8Array>;
 
 export interface RateLimitHit {
   /** Requests counted in the current window, this one included. */

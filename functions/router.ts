@@ -8,6 +8,8 @@ import type { ResponseContext, ShimRequest, ShimResponse } from "./http.ts";
 export interface RouteArgs {
   url: URL;
   params: Record<string, string>;
+  /** The client address rate limits count; given to the route that counts inside (functions/mcp.ts). */
+  clientIp?: string;
 }
 
 /** Answers the requests of one route, after methods and rate limits were checked (functions/handler.ts). */

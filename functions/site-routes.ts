@@ -1,9 +1,11 @@
-// The site's routes in the shim: home, episode pages, the player, oEmbed and the usage terms.
+// The site's routes in the shim: home, the archive, episode pages, the player, oEmbed and the usage terms.
 // Everything here passes the publication clock: a scheduled episode's page, player and oEmbed
 // answer 404 until its time, without a rebuild, and its prebuilt files are never served by path.
 // The player's CSP (frame-ancestors *, scripts from this origin only) is set here, since a static
 // build cannot carry headers. Portable: no Node or Workers imports.
-import { HOME_LIMIT, HOME_MARKER, homeList } from "../src/shared/home.ts";
+import { ARCHIVE_PAGE_SIZE, archivePageCount } from "../src/shared/archive.ts";
+import { ARCHIVE_HEAD_MARKER, ARCHIVE_MARKER, ARCHIVE_TITLE, archiveParts, HOME_LIMIT, HOME_MARKER, homeList } from "../src/shared/home.ts";
+import { escapeHtml } from "../src/shared/html.ts";
 import { episodeLinks } from "../src/shared/links.ts";
 import { factsOf, oembedOf, pageRefOf, parseOembedQuery, type OembedBody } from "../src/shared/oembed.ts";
 import { parseRef } from "../src/shared/refs.ts";
@@ -13,7 +15,9 @@ import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import { contentTypeOf } from "./content-type.ts";
 import type { EpisodeIndex } from "./episode-index.ts";
 import { baseHeaders, bodyResponse, CACHE, errorResponse, TYPES, withHeaders, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
-import type { Asset, AssetStore, EtagFunction } from "./ports.ts";
+import { ByteLru } from "./lru.ts";
+import type { Asset, AssetStore, Compress, EtagFunction } from "./ports.ts";
+import { composedAsset, type ComposedAsset } from "./representations.ts";
 import type { RouteArgs, RouteHandler } from "./router.ts";
 
 /** Hashed file names under /_astro/ never change content: cache them for a year. */
@@ -24,11 +28,13 @@ export interface SiteRoutesDeps {
   assets: AssetStore;
   now: () => number;
   etag: EtagFunction;
+  /** Compresses composed pages once (Node); absent where the runtime encodes. */
+  compress?: Compress | undefined;
   /** Further sources the player's audio may come from (redirect delivery: the storage's presigned URLs). */
   mediaSources?: string[];
 }
 
-type SiteRouteId = "home" | "terms" | "oembed" | "buildAsset" | "embedLatest" | "embed" | "embedNotFound" | "episodePage" | "episodesNotFound";
+type SiteRouteId = "home" | "archive" | "terms" | "oembed" | "buildAsset" | "embedLatest" | "embed" | "embedNotFound" | "episodePage" | "episodesNotFound";
 
 export interface SiteRoutes {
   /** The handlers of the site's routes in the route table (src/shared/routes.ts). */
@@ -57,6 +63,26 @@ export function contentSecurityPolicies(siteUrl: string, baseUrl: string, mediaS
   };
 }
 
+/** Bytes of composed archive pages kept (about 40 KB a page of 50). */
+const ARCHIVE_CACHE_BYTES = 4 * 1024 * 1024;
+/** An archive page number as its links write it: no sign, no leading zero, at most 9 digits. */
+const PAGE_NUMBER = /^[1-9][0-9]{0,8}$/;
+
+/**
+ * The position of the first published episode in the index's list order: published episodes are
+ * its suffix (publishedAt descending), so a binary search finds it; then any page is a slice.
+ */
+function firstPublished(episodes: readonly IndexEntry[], now: number): number {
+  let lo = 0;
+  let hi = episodes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (episodes[mid]!.p <= now) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -67,6 +93,11 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
   const origins = { siteUrl, baseUrl };
   /** The home page for one set of published episodes, keyed by the newest of them. */
   let homeCache: { key: string; body: Uint8Array; etag: string } | null = null;
+  /**
+   * Archive pages, keyed by page number and how many episodes are published: published episodes
+   * are a suffix of the index's list order, so that count names the set a page is cut from.
+   */
+  const archiveCache = new ByteLru<ComposedAsset>(ARCHIVE_CACHE_BYTES, (p) => p.bytes);
 
   async function load(path: string): Promise<Asset> {
     const found = await assets.get(path);
@@ -100,18 +131,51 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), found.body, found.etag, TYPES.html, cache);
   }
 
+  /** The API bodies of the episodes a list shows, in its order. */
+  async function resources(items: IndexEntry[]): Promise<EpisodeResource[]> {
+    const bodies = await Promise.all(items.map((e) => load(episodeFile(e.ref, "json"))));
+    return bodies.map((b) => JSON.parse(decoder.decode(b.body)) as EpisodeResource);
+  }
+
+  async function composed(file: string, fill: (template: string) => string): Promise<ComposedAsset> {
+    const template = await load(file);
+    // Hashed and compressed once, kept with the page (functions/representations.ts).
+    return composedAsset(fill(decoder.decode(template.body)), etag, deps.compress);
+  }
+
   async function home(req: ShimRequest, ctx: ResponseContext): Promise<ShimResponse> {
     const latest = index.latest(now());
     const key = latest?.id ?? "";
     if (homeCache === null || homeCache.key !== key) {
-      const template = await load(SITE_FILES.home);
-      const items = index.page(now(), null, null, null, HOME_LIMIT).items;
-      const bodies = await Promise.all(items.map((e) => load(episodeFile(e.ref, "json"))));
-      const episodes = bodies.map((b) => JSON.parse(decoder.decode(b.body)) as EpisodeResource);
-      const body = encoder.encode(decoder.decode(template.body).replace(HOME_MARKER, homeList(episodes)));
-      homeCache = { key, body, etag: await etag(body) };
+      const episodes = await resources(index.page(now(), null, null, null, HOME_LIMIT).items);
+      homeCache = { key, ...(await composed(SITE_FILES.home, (t) => t.replace(HOME_MARKER, homeList(episodes)))) };
     }
     return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), homeCache.body, homeCache.etag, TYPES.html, CACHE.list);
+  }
+
+  /** Archive page `?page=N` (1 when absent): the styled 404 past the last page or for anything but a plain positive number. */
+  async function archive(req: ShimRequest, ctx: ResponseContext, at: RouteArgs): Promise<ShimResponse> {
+    const raw = at.url.searchParams.get("page");
+    const n = raw === null ? 1 : PAGE_NUMBER.test(raw) ? Number(raw) : 0;
+    const episodes = index.data.episodes;
+    const first = firstPublished(episodes, now());
+    const published = episodes.length - first;
+    const pages = archivePageCount(published);
+    if (n < 1 || n > pages) return notFound(req, ctx);
+    const key = `${published}:${n}`;
+    let cached = archiveCache.get(key);
+    if (cached === undefined) {
+      const start = first + (n - 1) * ARCHIVE_PAGE_SIZE;
+      const parts = archiveParts(await resources(episodes.slice(start, start + ARCHIVE_PAGE_SIZE)), n, pages, siteUrl);
+      cached = await composed(SITE_FILES.archive, (t) =>
+        t
+          .replace(`<title>${ARCHIVE_TITLE}`, `<title>${escapeHtml(parts.title)}`)
+          .replace(ARCHIVE_HEAD_MARKER, parts.head)
+          .replace(ARCHIVE_MARKER, parts.main),
+      );
+      archiveCache.set(key, cached);
+    }
+    return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), cached.body, cached.etag, TYPES.html, CACHE.list);
   }
 
   async function player(req: ShimRequest, base: ResponseContext, url: URL, entry: IndexEntry | null, cache: string): Promise<ShimResponse> {
@@ -153,6 +217,7 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
 
   const routes: SiteRoutes["routes"] = {
     home: (req, ctx) => home(req, ctx),
+    archive,
     terms: (req, ctx) => page(req, ctx, SITE_FILES.terms, CACHE.resource),
     oembed: (req, ctx, at) => oembed(req, ctx, at.url),
     buildAsset,

@@ -7,7 +7,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const vitest = path.join(root, "node_modules/vitest/vitest.mjs");
 const result = spawnSync(
   process.execPath,
-  [vitest, "run", "tests/browser/player-layout.test.ts", "tests/browser/pages.test.ts", "-t", "screenshot|forced colours"],
+  [vitest, "run", "tests/browser/player-layout.test.ts", "tests/browser/pages.test.ts", "tests/browser/archive.test.ts", "-t", "screenshot|forced colours"],
   { cwd: root, stdio: "inherit", env: { ...process.env, GALLERY_DIR: "docs/gallery" } },
 );
 process.exit(result.status ?? 1);

@@ -83,9 +83,9 @@ export async function startEdgeServer(opts: EdgeServerOptions): Promise<EdgeServ
   }
 }
 
-/** The RATE_LIMIT_* (and other shim) variables of the process environment. */
+/** The RATE_LIMIT_*, AUDIO_* and FEED_LIMIT variables of the process environment (the shim's run-time ones). */
 function envVars(): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(RATE_LIMIT_|AUDIO_)/.test(k)));
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(RATE_LIMIT_|AUDIO_|FEED_LIMIT$)/.test(k)));
 }
 
 export async function serveEdge(distDir = path.resolve("dist")): Promise<void> {

@@ -1,6 +1,6 @@
 // Synthetic content for benchmarks and load tests: `node scripts/synthetic-content.ts <outDir> <N> [--seed S]`
 // writes a content folder in the format of README.md#content-format (podcast.json, episodes/<folder>/{episode.json,
-// script.json}, no audio) with N episodes of realistic size: ~12 segments and 2 chapters each, 1–2 of
+// script.json}, no audio) with N episodes of realistic size: ~12 segments (--segments) and 2 chapters each, 1–2 of
 // 8 domains with a skewed spread, ~1% drafts, a few scheduled far in the future, a few without a
 // number. Everything comes from a seeded PRNG, so the same arguments always give the same bytes.
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -96,6 +96,8 @@ function weighted(r: Rand, table: [string, number][]): string {
 
 export interface SyntheticOptions {
   seed?: number;
+  /** Spoken segments per script, on average (12 ≈ 6 KB of script.json; 40 ≈ 20 KB). */
+  segments?: number;
 }
 
 export interface SyntheticSummary {
@@ -188,7 +190,8 @@ export function writeSyntheticContent(outDir: string, count: number, options: Sy
       summary: sentence(r),
       takeaways: Array.from({ length: int(r, 2, 3) }, () => sentence(r)),
     }));
-    const segments = Array.from({ length: int(r, 10, 14) }, (_, k) => ({ speaker: k % 2 === 0 ? "a" : "b", text: segmentText(r) }));
+    const meanSegments = options.segments ?? 12;
+    const segments = Array.from({ length: int(r, meanSegments - 2, meanSegments + 2) }, (_, k) => ({ speaker: k % 2 === 0 ? "a" : "b", text: segmentText(r) }));
 
     const folder = path.join(outDir, "episodes", `${String(i + 1).padStart(6, "0")}-${slugOf(title)}`);
     mkdirSync(folder);
@@ -200,20 +203,23 @@ export function writeSyntheticContent(outDir: string, count: number, options: Sy
 
 function main(argv: string[]): void {
   const args = [...argv];
-  let seed = 1;
-  const s = args.indexOf("--seed");
-  if (s >= 0) {
-    seed = Number(args[s + 1]);
-    args.splice(s, 2);
-  }
+  const option = (name: string, fallback: number): number => {
+    const at = args.indexOf(name);
+    if (at < 0) return fallback;
+    const value = Number(args[at + 1]);
+    args.splice(at, 2);
+    return value;
+  };
+  const seed = option("--seed", 1);
+  const segments = option("--segments", 12);
   const [outDir, n] = args;
   const count = Number(n);
-  if (!outDir || !Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) {
-    console.error("usage: node scripts/synthetic-content.ts <outDir> <N> [--seed <integer>]");
+  if (!outDir || !Number.isInteger(count) || count < 1 || !Number.isInteger(seed) || !Number.isInteger(segments) || segments < 3) {
+    console.error("usage: node scripts/synthetic-content.ts <outDir> <N> [--seed <integer>] [--segments <mean per script, ≥ 3>]");
     process.exit(2);
   }
   const started = performance.now();
-  const summary = writeSyntheticContent(path.resolve(outDir), count, { seed });
+  const summary = writeSyntheticContent(path.resolve(outDir), count, { seed, segments });
   const ms = Math.round(performance.now() - started);
   console.log(
     `wrote ${summary.episodes} episodes to ${outDir} in ${ms} ms (${summary.drafts} drafts, ${summary.scheduled} scheduled, ${summary.unnumbered} without a number; domains ${JSON.stringify(summary.domains)})`,

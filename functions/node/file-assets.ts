@@ -1,13 +1,36 @@
 // Build outputs on the local disk, through the manifest-gated cache every runtime shares
 // (functions/manifest-assets.ts), so the request path reads the disk once per file, not per request.
+// The build's compressed variants (<file>.br, <file>.gz: src/generate/precompress.ts) are read
+// from beside their file, the first time a request negotiates their coding.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { ManifestAssetStore } from "../manifest-assets.ts";
+import type { ManifestLookup } from "../manifest-table.ts";
 
-export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * 32 MiB: ~19,000 episode bodies with their entries' overhead. It was 64 MiB, which a crawl of a
+ * 100,000-episode list filled with bodies read once, taking the process past its 200 MB budget
+ * (docs/performance.md#request-path-at-scale); the disk's page cache holds the rest, and a miss
+ * costs one read (~30 µs of CPU).
+ */
+export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** The file's bytes as a plain Uint8Array over readFile's own buffer: no copy. */
+async function bytesOf(file: string): Promise<Uint8Array> {
+  const b = await readFile(file);
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
 
 export class FileAssetStore extends ManifestAssetStore {
-  constructor(distDir: string, manifest: Record<string, string>, maxBytes = DEFAULT_CACHE_BYTES) {
-    super(manifest, async (rel) => new Uint8Array(await readFile(path.join(distDir, rel))), maxBytes);
+  constructor(distDir: string, manifest: Record<string, string> | ManifestLookup, maxBytes = DEFAULT_CACHE_BYTES) {
+    super(manifest, (rel) => bytesOf(path.join(distDir, rel)), maxBytes, async (rel) => {
+      try {
+        return await bytesOf(path.join(distDir, rel));
+      } catch (e) {
+        // No variant: the build wrote none (it would not have been smaller), or the file predates compression.
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw e;
+      }
+    });
   }
 }

@@ -2,6 +2,7 @@
 // IncomingMessage. No Fetch `Request`, `Headers` or `AbortController` is built per request: header
 // reads go to Node's parsed headers, and the abort signal exists only if a route asks for it.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
 import type { ShimRequest } from "../http.ts";
 
 /** Methods the Fetch API refuses to construct; they are answered 405 like any other non-GET. */
@@ -25,6 +26,7 @@ export class NodeRequest implements ShimRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: NodeHeaders;
+  readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
   #abort: AbortController | null = null;
 
@@ -43,7 +45,13 @@ export class NodeRequest implements ShimRequest {
       this.url = url.href;
     }
     this.headers = new NodeHeaders(req);
+    this.#req = req;
     this.#res = res;
+  }
+
+  /** The body as a web stream, made only when a route reads it (POST /mcp); others never do. */
+  get body(): ReadableStream<Uint8Array> {
+    return Readable.toWeb(this.#req) as ReadableStream<Uint8Array>;
   }
 
   /** Aborted when the response closes before it finished: the client hung up. */

@@ -1,5 +1,5 @@
 // The Node adapter: node:http in front of the portable handler, with no Fetch objects in between.
-// It hands the handler a light request object (request.ts; no body: the API takes none), writes the
+// It hands the handler a light request object (request.ts; its body is read only by POST /mcp), writes the
 // handler's status, headers and bytes directly (streams with backpressure), and aborts the
 // handler's upstream reads when the client hangs up.
 //
@@ -27,7 +27,10 @@ export const MAX_HEADER_BYTES = 32 * 1024;
  * cut within this plus up to 30 s, without an answer (the error table has no 408).
  */
 export const HEADERS_TIMEOUT_MS = 10_000;
-/** The whole request, which is its headers (the API takes no body); must not be below HEADERS_TIMEOUT_MS. */
+/**
+ * The whole request: its headers, and for POST /mcp a body of at most 1 MiB (functions/mcp.ts
+ * refuses more with 413). Must not be below HEADERS_TIMEOUT_MS.
+ */
 export const REQUEST_TIMEOUT_MS = 15_000;
 /** An idle keep-alive connection closes after this; behind a proxy it must outlast the proxy's own idle timeout. */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;

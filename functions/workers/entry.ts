@@ -4,6 +4,7 @@ import { errorResponse, responseContext, toResponse } from "../http.ts";
 import type { WorkerEnv } from "./bindings.ts";
 import { drain, withLength } from "./body.ts";
 import { syncTestClock } from "./clock.ts";
+import { withClientEncoding } from "./client-encoding.ts";
 import { clientIp } from "./conninfo.ts";
 import { shimFor } from "./shim.ts";
 
@@ -20,7 +21,7 @@ export default {
       console.error(`episode shim cannot start: ${(e as Error).message}`);
       return toResponse(errorResponse(responseContext(req.method, null), "upstream_unavailable"));
     }
-    const answer = await shim.handle(req, { clientIp: clientIp(req) });
+    const answer = await shim.handle(withClientEncoding(req), { clientIp: clientIp(req) });
     await drain(req);
     const res = toResponse(answer);
     return answer.body instanceof ReadableStream ? withLength(res) : res;

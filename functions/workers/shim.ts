@@ -29,6 +29,8 @@ async function build(env: WorkerEnv): Promise<Shim> {
     storage: new R2AudioStorage(env.AUDIO),
     rateLimitStore: new DurableRateLimitStore(env.RATE_LIMITER),
     now,
+    // Compressed bodies go out plain with Content-Encoding: workerd encodes them (docs/architecture.md#compression).
+    runtimeEncodes: true,
   });
 }
 

@@ -3,8 +3,7 @@
 // With AUDIO_BACKEND=s3 the build never contacts storage: every publishable episode must give
 // audio.bytes, or have its MP3 in the folder to measure (the operator uploads it; it is not copied).
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { createReadStream, readdirSync, readFileSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import type { z } from "zod";
@@ -50,25 +49,37 @@ export class ContentError extends Error {
   }
 }
 
-function describeIssues(file: string, error: z.ZodError): string[] {
+export function describeIssues(file: string, error: z.ZodError): string[] {
   return error.issues.map((i) => `${file}: field '${i.path.join(".") || "(root)"}': ${i.message}`);
 }
 
-async function readJson(abs: string, rel: string): Promise<{ ok: true; value: unknown } | { ok: false; problem: string }> {
-  let text: string;
+/** JSON from bytes already read; `rel` names the file in the message. */
+export function parseJson(bytes: Buffer | null, rel: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+  if (bytes === null) return { ok: false, problem: `${rel}: cannot be read` };
   try {
-    text = await readFile(abs, "utf8");
-  } catch {
-    return { ok: false, problem: `${rel}: cannot be read` };
-  }
-  try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: JSON.parse(bytes.toString("utf8")) };
   } catch (e) {
     return { ok: false, problem: `${rel}: not valid JSON (${(e as Error).message})` };
   }
 }
 
-async function sha256File(abs: string): Promise<string> {
+function statOrNull(abs: string): Stats | null {
+  try {
+    return statSync(abs);
+  } catch {
+    return null;
+  }
+}
+
+function readOrNull(abs: string): Buffer | null {
+  try {
+    return readFileSync(abs);
+  } catch {
+    return null;
+  }
+}
+
+export async function sha256File(abs: string): Promise<string> {
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(abs)) hash.update(chunk as Buffer);
   return hash.digest("hex");
@@ -79,14 +90,53 @@ export function isPublishable(file: EpisodeFile): boolean {
   return file.status !== "draft" && file.publishedAt !== null;
 }
 
-async function loadEpisode(
+/**
+ * An episode folder as read from disk, before any parsing: the bytes of episode.json and
+ * script.json, and a fingerprint of everything in the folder (those bytes, and the name, size and
+ * modification time of every other file, such as the MP3). Equal fingerprints mean equal build
+ * outputs for the same build code and variables: the incremental build (src/generate/site.ts)
+ * skips such an episode without parsing it.
+ */
+export interface EpisodeInputs {
+  /** Path of episode.json relative to the content folder. */
+  source: string;
+  episodeBytes: Buffer | null;
+  scriptBytes: Buffer | null;
+  fingerprint: string;
+}
+
+/** The episode.json files of a content folder (relative paths), in a stable order. */
+export function episodeSources(contentDir: string): string[] {
+  return fg.sync("episodes/*/episode.json", { cwd: contentDir }).sort();
+}
+
+// Synchronous reads throughout: one awaited read per small file costs several times more at
+// 10,000 episodes (docs/performance.md).
+export function readEpisodeInputs(contentDir: string, source: string): EpisodeInputs {
+  const dir = path.dirname(path.join(contentDir, source));
+  const episodeBytes = readOrNull(path.join(dir, "episode.json"));
+  const scriptBytes = readOrNull(path.join(dir, "script.json"));
+  const hash = createHash("sha256");
+  hash.update(`${source}\0`).update(episodeBytes ?? "-").update("\0").update(scriptBytes ?? "-");
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (!entry.isFile() || (entry.parentPath === dir && (entry.name === "episode.json" || entry.name === "script.json"))) continue;
+    const abs = path.join(entry.parentPath, entry.name);
+    const info = statSync(abs);
+    hash.update(`\0${path.relative(dir, abs)}\t${info.size}\t${info.mtimeMs}`);
+  }
+  return { source, episodeBytes, scriptBytes, fingerprint: hash.digest("hex") };
+}
+
+/** Parses and validates one episode folder; problems fail the build, warnings only print. */
+export async function parseEpisode(
   contentDir: string,
-  rel: string,
+  inputs: EpisodeInputs,
   backend: AudioBackend,
   problems: string[],
   warnings: string[],
 ): Promise<LoadedEpisode | null> {
-  const read = await readJson(path.join(contentDir, rel), rel);
+  const rel = inputs.source;
+  const read = parseJson(inputs.episodeBytes, rel);
   if (!read.ok) return void problems.push(read.problem), null;
   const parsed = episodeFileSchema.safeParse(read.value);
   if (!parsed.success) return void problems.push(...describeIssues(rel, parsed.error)), null;
@@ -95,18 +145,15 @@ async function loadEpisode(
 
   let script: ScriptLoad = { state: "missing" };
   const scriptRel = path.join(path.dirname(rel), "script.json");
-  const scriptRead = await readJson(path.join(contentDir, scriptRel), scriptRel);
-  if (scriptRead.ok) {
-    const s = scriptFileSchema.safeParse(scriptRead.value);
-    if (s.success) script = { state: "ok", script: s.data };
+  if (inputs.scriptBytes !== null) {
+    const scriptRead = parseJson(inputs.scriptBytes, scriptRel);
+    const s = scriptRead.ok ? scriptFileSchema.safeParse(scriptRead.value) : null;
+    if (s?.success) script = { state: "ok", script: s.data };
     else {
-      const reason = describeIssues(scriptRel, s.error).join("; ");
+      const reason = s ? describeIssues(scriptRel, s.error).join("; ") : (scriptRead as { problem: string }).problem;
       script = { state: "unparseable", reason };
       warnings.push(`${reason} (its script route will answer 422)`);
     }
-  } else if (!scriptRead.problem.endsWith("cannot be read")) {
-    script = { state: "unparseable", reason: scriptRead.problem };
-    warnings.push(`${scriptRead.problem} (its script route will answer 422)`);
   }
 
   let audioPath: string | null = null;
@@ -121,7 +168,7 @@ async function loadEpisode(
   let audioBytes: number | null = file.audio?.bytes ?? null;
   let audioSha256: string | null = file.audio?.sha256 ?? null;
   if (audioPath !== null) {
-    const info = await stat(audioPath).catch(() => null);
+    const info = statOrNull(audioPath);
     if (info?.isFile()) {
       if (backend === "s3" && file.audio?.bytes !== undefined && file.audio.bytes !== info.size) {
         problems.push(`${rel}: field 'audio.bytes': ${file.audio.bytes} does not match ${path.relative(contentDir, audioPath)} (${info.size} bytes)`);
@@ -142,49 +189,50 @@ async function loadEpisode(
   return { file, source: rel, script, audioPath, audioBytes, audioSha256 };
 }
 
-/** Runs `work` over `items` with at most `limit` in flight, keeping the order of results. */
-async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
+/** podcast.json, validated; null (with the problems recorded) when it is not valid. */
+export function readPodcast(contentDir: string, problems: string[]): { podcast: Podcast; bytes: Buffer } | null {
+  const bytes = readOrNull(path.join(contentDir, "podcast.json"));
+  const read = parseJson(bytes, "podcast.json");
+  if (!read.ok) return void problems.push(read.problem), null;
+  const p = podcastSchema.safeParse(read.value);
+  if (!p.success) return void problems.push(...describeIssues("podcast.json", p.error)), null;
+  return { podcast: p.data, bytes: bytes! };
 }
 
-export async function loadContent(contentDir: string, backend: AudioBackend = "local"): Promise<LoadedContent> {
-  const problems: string[] = [];
-  const warnings: string[] = [];
-  const podcastRead = await readJson(path.join(contentDir, "podcast.json"), "podcast.json");
-  let podcast: Podcast | null = null;
-  if (!podcastRead.ok) problems.push(podcastRead.problem);
-  else {
-    const p = podcastSchema.safeParse(podcastRead.value);
-    if (p.success) podcast = p.data;
-    else problems.push(...describeIssues("podcast.json", p.error));
-  }
+/** What the uniqueness rules need of an episode: its source, id and number. */
+export interface EpisodeIdentity {
+  source: string;
+  id: string;
+  n: number | null;
+}
 
-  const files = (await fg("episodes/*/episode.json", { cwd: contentDir })).sort();
-  const loaded = await mapLimited(files, 32, (rel) => loadEpisode(contentDir, rel, backend, problems, warnings));
-  const episodes = loaded.filter((e): e is LoadedEpisode => e !== null);
-
+/** A duplicate `id` or `episodeNumber` fails the build, naming both files. */
+export function checkUnique(episodes: Iterable<EpisodeIdentity>, problems: string[]): void {
   const ids = new Map<string, string>();
   const numbers = new Map<number, string>();
   for (const e of episodes) {
-    const id = e.file.id.toLowerCase();
-    const seen = ids.get(id);
+    const seen = ids.get(e.id);
     if (seen) problems.push(`${e.source}: field 'id': duplicate of ${seen}`);
-    else ids.set(id, e.source);
-    if (e.file.episodeNumber !== null) {
-      const seenN = numbers.get(e.file.episodeNumber);
+    else ids.set(e.id, e.source);
+    if (e.n !== null) {
+      const seenN = numbers.get(e.n);
       if (seenN) problems.push(`${e.source}: field 'episodeNumber': duplicate of ${seenN}`);
-      else numbers.set(e.file.episodeNumber, e.source);
+      else numbers.set(e.n, e.source);
     }
   }
+}
+
+/** A whole content folder, read and validated (what `npm run publish` checks a new episode against). */
+export async function loadContent(contentDir: string, backend: AudioBackend = "local"): Promise<LoadedContent> {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const podcast = readPodcast(contentDir, problems);
+  const episodes: LoadedEpisode[] = [];
+  for (const source of episodeSources(contentDir)) {
+    const e = await parseEpisode(contentDir, readEpisodeInputs(contentDir, source), backend, problems, warnings);
+    if (e !== null) episodes.push(e);
+  }
+  checkUnique(episodes.map((e) => ({ source: e.source, id: e.file.id.toLowerCase(), n: e.file.episodeNumber })), problems);
   if (problems.length > 0 || podcast === null) throw new ContentError(problems);
-  return { podcast, episodes, warnings };
+  return { podcast: podcast.podcast, episodes, warnings };
 }

@@ -23,6 +23,9 @@ export function discoveryOf(podcast: Podcast, o: Origins, terms: string): Discov
       embed: `${o.siteUrl}/embed/{ref}`,
       embedLatest: `${o.siteUrl}/embed/latest`,
       page: `${o.siteUrl}/episodes/{ref}`,
+      feed: `${o.siteUrl}/feed.xml`,
+      mcp: `${o.baseUrl}/mcp`,
+      llms: `${o.siteUrl}/llms.txt`,
     },
     // The shim restates them with the limits in force at run time (functions/handler.ts).
     rateLimits: rateLimitsOf(DEFAULT_RATE_LIMITS),

@@ -5,7 +5,7 @@
 // the same files and say the same thing.
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { MEDIA_DIR } from "../shared/layout.ts";
+import { BUILD_FILES, MEDIA_DIR } from "../shared/layout.ts";
 
 /** The free plan's files per deploy (100,000 on paid plans). */
 export const ASSET_FILE_LIMIT_DEFAULT = 20_000;
@@ -14,12 +14,13 @@ export const ASSET_FILE_LIMIT_DEFAULT = 20_000;
  * What is not uploaded as assets (written to an .assetsignore in dist/ for wrangler during the deploy,
  * scripts/deploy.ts):
  * the audio, which the Worker serves from R2, and precompressed variants, which would triple the
- * count (the Worker lets the runtime compress instead).
+ * count (the Worker lets the runtime compress instead), and the incremental build's state, which
+ * only the next build reads (src/generate/build-state.ts).
  */
-export const ASSETS_IGNORE = [`/${MEDIA_DIR}/`, "*.br", "*.gz"];
+export const ASSETS_IGNORE = [`/${MEDIA_DIR}/`, "*.br", "*.gz", `/${BUILD_FILES.state}`];
 
 function ignored(rel: string): boolean {
-  return rel === ".assetsignore" || rel.startsWith(`${MEDIA_DIR}/`) || rel.endsWith(".br") || rel.endsWith(".gz");
+  return rel === ".assetsignore" || rel === BUILD_FILES.state || rel.startsWith(`${MEDIA_DIR}/`) || rel.endsWith(".br") || rel.endsWith(".gz");
 }
 
 /** The files of dist/ wrangler will upload, dist-relative, sorted. */

@@ -1,41 +1,118 @@
-// Astro integration that finishes a build: copies local audio to dist/media (local mode), writes the
-// manifest of strong ETags for every file and the stamp `npm start` compares to decide whether to
-// rebuild, then counts the files a deploy uploads and fails the build past ASSET_FILE_LIMIT.
-import { readFileSync } from "node:fs";
-import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
+// The Astro integration that drives the build (docs/architecture.md#the-build):
+// - before Astro renders anything (astro:build:start), `prepareSite` reads content/ and writes the
+//   per-episode API bodies itself, clean or over the last build (src/generate/site.ts);
+// - Astro then renders the site-wide pages and the pages of the episodes that changed;
+// - when it is done (astro:build:done): the files of removed episodes go, the manifest of strong
+//   ETags is completed (reused for unchanged files), the state the next build reuses and the stamp
+//   `npm start` compares are written, and the files a deploy uploads are counted against
+//   ASSET_FILE_LIMIT.
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fg from "fast-glob";
 import type { AstroIntegration } from "astro";
-import { BUILD_FILES, MEDIA_DIR, mediaFile } from "../shared/layout.ts";
+import { BUILD_FILES, MEDIA_DIR } from "../shared/layout.ts";
 import { nodeEtag } from "../shared/node-etag.ts";
+import { writeState } from "./build-state.ts";
 import { fileBudgetProblem, uploadFiles } from "./file-budget.ts";
-import { loadSite } from "./site.ts";
+import { precompress, type PrecompressResult } from "./precompress.ts";
+import { writeSearchIndex } from "./search-index.ts";
+import { loadSite, prepareSite, type Site } from "./site.ts";
 import { stampOf } from "./stamp.ts";
 
+/** `npm run build -- --clean` (Astro ignores flags it does not know), or BUILD_CLEAN=1. */
+function cleanRequested(): boolean {
+  return process.argv.includes("--clean") || process.env.BUILD_CLEAN === "1";
+}
+
+/** Compressed variants of a file (src/generate/precompress.ts) sit beside it. */
+const VARIANTS = [".br", ".gz"];
+
+/** The previous build's files that no episode owns any more: deleted with their variants. */
+function removeStale(site: Site): string[] {
+  if (site.previous === null) return [];
+  const owned = new Set<string>();
+  for (const r of site.records.values()) for (const f of r.files) owned.add(f);
+  const stale: string[] = [];
+  for (const r of Object.values(site.previous.episodes)) for (const f of r.files) if (!owned.has(f)) stale.push(f);
+  for (const rel of stale) for (const suffix of ["", ...VARIANTS]) rmSync(path.join(site.dist, rel + suffix), { force: true });
+  return stale;
+}
+
+function readManifest(dist: string): Record<string, string> {
+  try {
+    return JSON.parse(readFileSync(path.join(dist, BUILD_FILES.manifest), "utf8")) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+/** The files this build wrote: every file of dist/ but those of unchanged episodes. */
+function writtenFiles(site: Site, files: string[]): string[] {
+  const unchanged = new Set<string>();
+  for (const source of site.kept) for (const f of site.records.get(source)!.files) unchanged.add(f);
+  return files.filter((rel) => !unchanged.has(rel));
+}
+
 export function finishBuild(): AstroIntegration {
+  let dist = "";
+  let writerCompression: Promise<PrecompressResult> | null = null;
+  /** The search index's term vectors between builds (src/generate/search-cache.ts), in Astro's cache folder. */
+  let searchCache = "";
   return {
-    name: "episode-service:finish-build",
+    name: "episode-service:build",
     hooks: {
-      "astro:build:done": async ({ dir, logger }) => {
-        const dist = fileURLToPath(dir);
-        const site = await loadSite();
+      "astro:config:done": ({ config }) => {
+        dist = fileURLToPath(config.outDir);
+        searchCache = path.join(fileURLToPath(config.cacheDir), "search-vectors.bin");
+      },
+      "astro:build:start": async ({ logger }) => {
+        const site = await prepareSite(dist, cleanRequested());
+        // The writer's files are compressed while Astro renders the pages: two files at a time on
+        // libuv's pool, which leaves Astro's writes threads of their own and puts the second core to work.
+        writerCompression = precompress(dist, [...site.etags.keys()], 2);
         for (const w of site.warnings) logger.warn(w);
+        logger.info(
+          site.clean
+            ? `clean build: ${site.index.episodes.length} episodes`
+            : `incremental build: ${site.render.size} of ${site.index.episodes.length} episodes changed, ${site.kept.size} folders unchanged`,
+        );
+      },
+      "astro:build:done": async ({ logger }) => {
+        const site = await loadSite();
+        const stale = removeStale(site);
 
-        await mkdir(path.join(dist, MEDIA_DIR), { recursive: true });
-        for (const e of site.episodes) {
-          if (e.mediaSource !== null && e.entry.audio !== null) await copyFile(e.mediaSource, path.join(dist, mediaFile(e.entry.audio.key)));
-        }
+        // Search index (src/generate/search-index.ts, docs/architecture.md#search): every episode in
+        // index order, from the term vectors of the last build for unchanged folders
+        // (src/generate/search-cache.ts) and from the written bodies for the others; written before
+        // the manifest lists files.
+        const fingerprints = new Map([...site.records.values()].map((r) => [r.id, r.fp]));
+        const searchFiles = writeSearchIndex(dist, site.index.episodes, { file: searchCache, key: site.key, fingerprintOf: (id) => fingerprints.get(id)! });
+        logger.info(`search index: ${searchFiles.length} files`);
 
-        const files = await fg("**/*", { cwd: dist, onlyFiles: true, ignore: [`${MEDIA_DIR}/**`, BUILD_FILES.manifest, BUILD_FILES.stamp] });
+        const files = (await fg("**/*", { cwd: dist, onlyFiles: true, ignore: [`${MEDIA_DIR}/**`, "**/*.br", "**/*.gz", BUILD_FILES.manifest, BUILD_FILES.stamp, BUILD_FILES.state] })).sort();
+        const written = writtenFiles(site, files);
+
+        // Compressed variants (src/generate/precompress.ts): <file>.br and <file>.gz beside each
+        // compressible file this build wrote (an unchanged episode's variants are still valid).
+        // They are not files of the manifest: their ETags derive from the plain file's.
+        const started = performance.now();
+        const early = await writerCompression!;
+        const made = await precompress(dist, written.filter((rel) => !site.etags.has(rel)));
+        logger.info(
+          `compressed ${early.files + made.files} files into ${early.variants + made.variants} variants (${made.files} after the pages, in ${Math.round(performance.now() - started)} ms)`,
+        );
+
+        const previous = site.clean ? {} : readManifest(dist);
+        const fresh = new Set(written);
         const manifest: Record<string, string> = {};
-        // Synchronous reads: one awaited readFile per small file costs ~10x more (7–10 s against
-        // 0.9 s for the 59,000 files of a 10,000-episode build; see docs/performance.md).
-        for (const rel of files.sort()) manifest[rel] = nodeEtag(readFileSync(path.join(dist, rel)));
-        await writeFile(path.join(dist, BUILD_FILES.manifest), JSON.stringify(manifest));
+        // Synchronous reads: one awaited readFile per small file costs ~10x more (docs/performance.md).
+        for (const rel of files) manifest[rel] = (fresh.has(rel) ? site.etags.get(rel) : previous[rel]) ?? nodeEtag(readFileSync(path.join(dist, rel)));
+        writeFileSync(path.join(dist, BUILD_FILES.manifest), JSON.stringify(manifest));
+        writeState(dist, site.key, site.records);
         const stamp = path.join(dist, BUILD_FILES.stamp);
-        await writeFile(stamp, JSON.stringify({ stamp: await stampOf(site.config), builtAt: new Date().toISOString() }));
-        logger.info(`${site.episodes.length} episodes, ${files.length} files with ETags`);
+        writeFileSync(stamp, JSON.stringify({ stamp: await stampOf(site.config) }));
+        logger.info(`${site.index.episodes.length} episodes, ${files.length} files with ETags (${written.length} written, ${stale.length} removed)`);
 
         // Counted like `npm run deploy` counts (file-budget.ts), with the manifest and the stamp.
         const limit = site.config.assetFileLimit;
@@ -43,7 +120,9 @@ export function finishBuild(): AstroIntegration {
         logger.info(`${upload} files to upload (limit ${limit})`);
         const problem = fileBudgetProblem(upload, limit);
         if (problem !== null) {
-          await rm(stamp, { force: true }); // a failed build is no build: `npm start` must not skip the next one
+          // A failed build is no build: `npm start` must not skip the next one, nor the next build reuse it.
+          rmSync(stamp, { force: true });
+          rmSync(path.join(dist, BUILD_FILES.state), { force: true });
           throw new Error(problem);
         }
       },

@@ -1,24 +1,31 @@
-// The build model: loaded content turned into everything the pages render (resources, the index,
-// the discovery document). Computed once per build process and shared by every Astro endpoint.
+// The build model and the per-episode writer. `prepareSite` runs once per build, before Astro
+// renders anything (src/generate/integration.ts): it reads content/, writes every per-episode API
+// body of the episodes that changed since the last build (all of them in a clean build) straight
+// to dist/, and tells the Astro pages which episodes to render again. Pages and the integration
+// share the result through `loadSite` (docs/architecture.md#the-build).
+import { spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { buildConfig, type BuildConfig } from "./config.ts";
-import { isPublishable, loadContent, type LoadedEpisode } from "./content.ts";
+import { checkUnique, ContentError, episodeSources, isPublishable, parseEpisode, readEpisodeInputs, readPodcast, type LoadedEpisode } from "./content.ts";
 import { episodeResourceOf } from "./episode.ts";
 import { episodeLinks, termsUrl } from "../shared/links.ts";
 import { compareOrder, orderKeyOf } from "../shared/order.ts";
 import { canonicalRef } from "../shared/refs.ts";
 import { scriptResourceOf, transcriptOf } from "./script.ts";
 import { discoveryOf } from "./discovery.ts";
+import { oembedOf } from "../shared/oembed.ts";
 import type { Podcast } from "../shared/schema/content.ts";
-import type { DiscoveryDocument, EpisodeResource, ScriptResource } from "../shared/schema/api.ts";
+import { discoveryDocument, episodeResource, scriptResource, type DiscoveryDocument, type EpisodeResource, type ScriptResource } from "../shared/schema/api.ts";
 import type { BuildIndex, IndexEntry } from "../shared/schema/build-index.ts";
 import { strongEtag } from "../shared/etag.ts";
-import { mediaFile, mediaKey, paramsOf, PAGE_ROUTES, SITE_FILES } from "../shared/layout.ts";
+import { BUILD_FILES, episodeFile, mediaFile, mediaKey, paramsOf, PAGE_ROUTES, SITE_FILES, type EpisodePart } from "../shared/layout.ts";
 import { nodeEtag } from "../shared/node-etag.ts";
+import { buildKeyOf, readState, type BuildState, type EpisodeRecord } from "./build-state.ts";
+import type { z } from "zod";
 
+/** An episode as its pages render it: read back from the API bodies the writer put in dist/. */
 export interface BuiltEpisode {
-  source: LoadedEpisode;
-  /** The local file the build copies into dist/'s media folder under entry.audio.key (local mode; src/shared/layout.ts). */
-  mediaSource: string | null;
   ref: string;
   resource: EpisodeResource;
   script: ScriptResource | null;
@@ -30,8 +37,22 @@ export interface Site {
   config: BuildConfig;
   podcast: Podcast;
   termsUrl: string;
-  /** Every episode that is or will be published (not drafts, publishedAt set), in list order. */
-  episodes: BuiltEpisode[];
+  /** The output folder. */
+  dist: string;
+  /** A clean build (dist/ emptied first), or an incremental one over the last build. */
+  clean: boolean;
+  /** Every episode folder's record (src/generate/build-state.ts), by its episode.json path. */
+  records: Map<string, EpisodeRecord>;
+  /** Folders unchanged since the last build: none of their outputs is written again. */
+  kept: Set<string>;
+  /** The last build's state (incremental builds): what to delete of what it wrote. */
+  previous: BuildState | null;
+  /** The key this build's state is valid for (build code, variables, podcast.json). */
+  key: string;
+  /** Refs whose episode page and player Astro renders in this build. */
+  render: Set<string>;
+  /** Strong ETags of the files the writer wrote in this build (the manifest reads no file twice). */
+  etags: Map<string, string>;
   index: BuildIndex;
   discovery: DiscoveryDocument;
   warnings: string[];
@@ -74,86 +95,234 @@ function audioOf(config: BuildConfig, source: LoadedEpisode, id: string, apiAudi
   return { key: f.audio?.key ?? null, audioUrl: null, mediaSource: null };
 }
 
-function build(config: BuildConfig, loaded: Awaited<ReturnType<typeof loadContent>>): Site {
-  const origins = { baseUrl: config.baseUrl, siteUrl: config.siteUrl };
-  const publishable = loaded.episodes.filter((e) => isPublishable(e.file));
-  const episodes = publishable.map((source): BuiltEpisode => {
-    const f = source.file;
-    const id = f.id.toLowerCase();
-    const ref = canonicalRef({ id, episodeNumber: f.episodeNumber });
-    const { key, audioUrl, mediaSource } = audioOf(config, source, id, episodeLinks(origins, { id, episodeNumber: f.episodeNumber }).audio);
-    const resource = episodeResourceOf(f, origins, audioUrl);
-    const script = source.script.state === "ok" ? scriptResourceOf(resource, source.script.script) : null;
-    const transcript = script === null ? null : transcriptOf(script);
-    const p = Date.parse(f.publishedAt!);
-    return {
-      source,
-      mediaSource,
-      ref,
-      resource,
-      script,
-      transcript,
-      entry: {
-        id,
-        n: f.episodeNumber,
-        p,
-        s: f.discoveredAt === undefined ? p : Date.parse(f.discoveredAt),
-        ref,
-        title: f.title,
-        domains: f.topics.domains,
-        script: source.script.state,
-        transcript: transcript !== null,
-        audio:
-          key === null
-            ? null
-            : {
-                key,
-                bytes: source.audioBytes,
-                etag: audioEtag({ key, bytes: source.audioBytes, sha256: source.audioSha256 }),
-              },
-      },
-    };
-  });
-  episodes.sort((a, b) => compareOrder(orderKeyOf(a.entry), orderKeyOf(b.entry)));
-  const terms = termsUrl(origins, loaded.podcast.termsUrl);
-  return {
-    config,
-    podcast: loaded.podcast,
-    termsUrl: terms,
-    episodes,
-    index: {
-      version: 1,
-      show: { slug: loaded.podcast.slug, title: loaded.podcast.title },
-      termsUrl: terms,
-      baseUrl: config.baseUrl,
-      siteUrl: config.siteUrl,
-      episodes: episodes.map((e) => e.entry),
-    },
-    discovery: discoveryOf(loaded.podcast, origins, terms),
-    warnings: loaded.warnings,
-  };
+/** Checks a body the build writes against its API schema: the build fails rather than serve what the OpenAPI document denies. */
+export function checkBody<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+    throw new Error(`${what} does not match its API schema: ${issues}`);
+  }
+  return result.data;
 }
 
-// Kept on globalThis, keyed by configuration: Astro evaluates this module twice in one build process
-// (bundled into the pages, and through astro.config.mjs for the integration), and each copy read
-// all the content again (+7 s and +250 MB at 10,000 episodes; see docs/performance.md).
-const sites = ((globalThis as { [key: symbol]: unknown })[Symbol.for("episode-service.sites")] ??= new Map()) as Map<string, Promise<Site>>;
+interface WriteContext {
+  config: BuildConfig;
+  podcast: Podcast;
+  dist: string;
+  /** The strong ETag of every file the writer wrote, for the manifest: no need to read them back. */
+  etags: Map<string, string>;
+}
 
-/** The site of this build process (content and configuration are read once). */
-export function loadSite(): Promise<Site> {
-  const config = buildConfig();
-  const key = JSON.stringify(config);
-  let site = sites.get(key);
-  if (site === undefined) {
-    site = loadContent(config.contentDir, config.audioBackend).then((loaded) => build(config, loaded));
-    sites.set(key, site);
+const madeDirs = new Set<string>();
+
+function writeOutput(ctx: WriteContext, rel: string, body: string): void {
+  const abs = path.join(ctx.dist, rel);
+  const dir = path.dirname(abs);
+  if (!madeDirs.has(dir)) mkdirSync(dir, { recursive: true }), madeDirs.add(dir);
+  const bytes = Buffer.from(body);
+  writeFileSync(abs, bytes);
+  ctx.etags.set(rel, nodeEtag(bytes));
+}
+
+/**
+ * Writes one parsed episode's outputs (its API bodies, its oEmbed body, its local audio) and
+ * returns its record: what the index and the next build need of it, and every file it owns,
+ * including the two pages Astro renders from these bodies.
+ */
+function writeEpisode(ctx: WriteContext, source: LoadedEpisode, fingerprint: string): EpisodeRecord {
+  const f = source.file;
+  const id = f.id.toLowerCase();
+  const identity = { fp: fingerprint, id, n: f.episodeNumber };
+  if (!isPublishable(f)) return { ...identity, entry: null, files: [] };
+  const { config, podcast, dist } = ctx;
+  const origins = { baseUrl: config.baseUrl, siteUrl: config.siteUrl };
+  const ref = canonicalRef({ id, episodeNumber: f.episodeNumber });
+  const { key, audioUrl, mediaSource } = audioOf(config, source, id, episodeLinks(origins, { id, episodeNumber: f.episodeNumber }).audio);
+  const resource = checkBody(episodeResource, episodeResourceOf(f, origins, audioUrl), `episode ${ref} (${source.source})`);
+  const script = source.script.state === "ok" ? checkBody(scriptResource, scriptResourceOf(resource, source.script.script), `the script of episode ${ref}`) : null;
+  const transcript = script === null ? null : transcriptOf(script);
+  const home = `${config.siteUrl}/`;
+  const oembed = oembedOf({
+    title: resource.title,
+    embedUrl: resource.links.embed,
+    providerName: podcast.title,
+    providerUrl: home,
+    authorName: podcast.author,
+    authorUrl: home,
+    coverUrl: resource.coverImageUrl ?? podcast.coverImageUrl ?? null,
+  });
+  const files: string[] = [];
+  const put = (rel: string, body: string) => (writeOutput(ctx, rel, body), files.push(rel));
+  put(episodeFile(ref, "json"), JSON.stringify(resource));
+  if (script !== null) put(episodeFile(ref, "script"), JSON.stringify(script));
+  if (transcript !== null) put(episodeFile(ref, "transcript"), transcript);
+  put(SITE_FILES.oembed(ref), JSON.stringify(oembed));
+  files.push(SITE_FILES.page(ref), SITE_FILES.embed(ref));
+  if (mediaSource !== null && key !== null) {
+    mkdirSync(path.join(dist, path.dirname(mediaFile(key))), { recursive: true });
+    copyFileSync(mediaSource, path.join(dist, mediaFile(key)));
+    files.push(mediaFile(key));
   }
+  const p = Date.parse(f.publishedAt!);
+  const entry: IndexEntry = {
+    id,
+    n: f.episodeNumber,
+    p,
+    s: f.discoveredAt === undefined ? p : Date.parse(f.discoveredAt),
+    ref,
+    title: f.title,
+    domains: f.topics.domains,
+    script: source.script.state,
+    transcript: transcript !== null,
+    audio: key === null ? null : { key, bytes: source.audioBytes, etag: audioEtag({ key, bytes: source.audioBytes, sha256: source.audioSha256 }) },
+  };
+  return { ...identity, entry, files };
+}
+
+/**
+ * Empties the output folder of a clean build (Astro is told not to: astro.config.mjs). The old
+ * folder is renamed aside and deleted by a detached process: deleting 60,000 files took longer
+ * than building them again (docs/performance.md).
+ */
+function emptyDist(dist: string): void {
+  if (existsSync(dist)) {
+    const aside = `${dist}.old-${process.pid}-${Date.now()}`;
+    try {
+      renameSync(dist, aside);
+      spawn("rm", ["-rf", aside], { detached: true, stdio: "ignore" }).unref();
+    } catch {
+      rmSync(dist, { recursive: true, force: true }); // another file system, or no `rm`
+    }
+  }
+  mkdirSync(dist, { recursive: true });
+}
+
+async function prepare(config: BuildConfig, dist: string, forceClean: boolean): Promise<Site> {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const show = readPodcast(config.contentDir, problems);
+  if (show === null) throw new ContentError(problems);
+  const podcast = show.podcast;
+  const key = buildKeyOf(config, show.bytes);
+  const last = forceClean ? null : readState(dist);
+  const previous = last !== null && last.key === key ? last : null;
+  // From here on dist/ is being rewritten: without a state, a failed build is followed by a clean one.
+  rmSync(path.join(dist, BUILD_FILES.state), { force: true });
+  rmSync(path.join(dist, BUILD_FILES.stamp), { force: true });
+  if (previous === null) emptyDist(dist);
+
+  madeDirs.clear();
+  const ctx: WriteContext = { config, podcast, dist, etags: new Map() };
+  const records = new Map<string, EpisodeRecord>();
+  const kept = new Set<string>();
+  const render = new Set<string>();
+  for (const source of episodeSources(config.contentDir)) {
+    const inputs = readEpisodeInputs(config.contentDir, source);
+    const before = previous?.episodes[source];
+    if (before !== undefined && before.fp === inputs.fingerprint) {
+      records.set(source, before);
+      kept.add(source);
+      continue;
+    }
+    const loaded = await parseEpisode(config.contentDir, inputs, config.audioBackend, problems, warnings);
+    if (loaded === null) continue;
+    const record = writeEpisode(ctx, loaded, inputs.fingerprint);
+    records.set(source, record);
+    if (record.entry !== null) render.add(record.entry.ref);
+  }
+  checkUnique([...records].map(([source, r]) => ({ source, id: r.id, n: r.n })), problems);
+  if (problems.length > 0) throw new ContentError(problems);
+
+  const entries = [...records.values()].flatMap((r) => (r.entry === null ? [] : [r.entry]));
+  entries.sort((a, b) => compareOrder(orderKeyOf(a), orderKeyOf(b)));
+  const origins = { baseUrl: config.baseUrl, siteUrl: config.siteUrl };
+  const terms = termsUrl(origins, podcast.termsUrl);
+  const index: BuildIndex = {
+    version: 1,
+    show: { slug: podcast.slug, title: podcast.title },
+    termsUrl: terms,
+    baseUrl: config.baseUrl,
+    siteUrl: config.siteUrl,
+    episodes: entries,
+  };
+  const discovery = checkBody(discoveryDocument, discoveryOf(podcast, origins, terms), "the discovery document");
+  writeOutput(ctx, BUILD_FILES.index, JSON.stringify(index));
+  writeOutput(ctx, BUILD_FILES.discovery, JSON.stringify(discovery));
+  return { config, podcast, termsUrl: terms, dist, clean: previous === null, records, kept, previous, key, render, index, discovery, etags: ctx.etags, warnings };
+}
+
+// Kept on globalThis: Astro evaluates this module twice in one build process (bundled into the
+// pages, and through astro.config.mjs for the integration), and each copy must see the one site
+// the integration prepared (reading the content twice cost +7 s and +250 MB at 10,000 episodes;
+// see docs/performance.md).
+const SITE_KEY = Symbol.for("episode-service.site");
+const shared = globalThis as { [SITE_KEY]?: Promise<Site> };
+
+/**
+ * Prepares this build process's site: reads content/, writes the changed episodes' bodies to
+ * `dist`, decides what Astro renders. `clean` forces a clean build (`npm run build -- --clean`).
+ */
+export function prepareSite(dist: string, clean: boolean): Promise<Site> {
+  const site = prepare(buildConfig(), dist, clean);
+  shared[SITE_KEY] = site;
   return site;
 }
 
-/** getStaticPaths of the per-episode pages (episode page, player): one route per built episode. */
+/** The site this build process prepared (src/generate/integration.ts prepares it before any page renders). */
+export function loadSite(): Promise<Site> {
+  const site = shared[SITE_KEY];
+  if (site === undefined) throw new Error("the build was not prepared: run it through `npm run build` (astro.config.mjs installs the integration)");
+  return site;
+}
+
+function readBody(dist: string, ref: string, part: EpisodePart): string {
+  return readFileSync(path.join(dist, episodeFile(ref, part)), "utf8");
+}
+
+/**
+ * An episode's bodies as the writer wrote them, read back for a page or an example. Each body is
+ * read when first asked for: the player page never reads the script or the transcript.
+ */
+export function builtEpisode(site: Site, entry: IndexEntry): BuiltEpisode {
+  const ref = entry.ref;
+  const once = <T>(read: () => T) => {
+    let value: { v: T } | undefined;
+    return () => (value ??= { v: read() }).v;
+  };
+  const resource = once(() => JSON.parse(readBody(site.dist, ref, "json")) as EpisodeResource);
+  const script = once(() => (entry.script === "ok" ? (JSON.parse(readBody(site.dist, ref, "script")) as ScriptResource) : null));
+  const transcript = once(() => (entry.transcript ? readBody(site.dist, ref, "transcript") : null));
+  return {
+    ref,
+    entry,
+    get resource() {
+      return resource();
+    },
+    get script() {
+      return script();
+    },
+    get transcript() {
+      return transcript();
+    },
+  };
+}
+
+/**
+ * getStaticPaths of the per-episode pages (episode page, player): one route per episode to render
+ * in this build. The episode is read from dist/ only when its page renders (a getter), so the
+ * build never holds every script in memory.
+ */
 export async function episodeRoutes(page: "page" | "embed") {
   const site = await loadSite();
   const route = PAGE_ROUTES[page];
-  return site.episodes.map((episode) => ({ params: paramsOf(route, SITE_FILES[page](episode.ref)), props: { episode } }));
+  return site.index.episodes
+    .filter((entry) => site.render.has(entry.ref))
+    .map((entry) => ({
+      params: paramsOf(route, SITE_FILES[page](entry.ref)),
+      props: {
+        get episode(): BuiltEpisode {
+          return builtEpisode(site, entry);
+        },
+      },
+    }));
 }

@@ -1,7 +1,7 @@
 // The build stamp: what a build was made from (the content folder's files, the build variables and
 // the build's own code). `npm start` rebuilds only when the stamp of the current inputs differs.
 import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fg from "fast-glob";
@@ -24,7 +24,17 @@ export async function stampOf(config: BuildConfig): Promise<string> {
   // The variables that shape dist/ (ASSET_FILE_LIMIT does not: it only decides whether a build passes).
   hash.update(JSON.stringify([config.contentDir, config.baseUrl, config.siteUrl, config.audioBackend, config.audioPublicUrl]));
   hashFiles(hash, config.contentDir, await fg("**/*", { cwd: config.contentDir, onlyFiles: true }));
-  hash.update("\n--code--");
-  hashFiles(hash, ROOT, await fg(BUILD_CODE, { cwd: ROOT, onlyFiles: true }));
+  hash.update("\n--code--").update(buildCodeHash());
+  return hash.digest("hex");
+}
+
+/**
+ * The build code's content hash (not its modification times: a fresh clone of the same commit has
+ * the same hash). Part of the incremental build's key (src/generate/build-state.ts): a change of
+ * the build code makes the next build clean.
+ */
+export function buildCodeHash(): string {
+  const hash = createHash("sha256");
+  for (const rel of fg.sync(BUILD_CODE, { cwd: ROOT, onlyFiles: true }).sort()) hash.update(`\n${rel}\n`).update(readFileSync(path.join(ROOT, rel)));
   return hash.digest("hex");
 }

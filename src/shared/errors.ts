@@ -10,7 +10,7 @@ export const ERRORS = {
   invalid_domain: { status: 400, message: "The domain must match ^[a-z0-9][a-z0-9-]{0,63}$." },
   invalid_since: { status: 400, message: "The since value must be a date (YYYY-MM-DD) or an RFC 3339 date-time with offset." },
   bad_request: { status: 400, message: "The request could not be read." },
-  method_not_allowed: { status: 405, message: "Only GET and HEAD are allowed." },
+  method_not_allowed: { status: 405, message: "This method is not allowed here: the Allow header lists the ones that are (GET and HEAD everywhere but /mcp, which takes POST)." },
   script_unavailable: { status: 404, message: "This episode has no script." },
   script_unparseable: { status: 422, message: "This episode's script exists but could not be parsed." },
   transcript_unavailable: { status: 404, message: "This episode has no usable script to derive a transcript from." },
@@ -19,6 +19,7 @@ export const ERRORS = {
   format_not_implemented: { status: 501, message: "Only format=json is available." },
   rate_limited: { status: 429, message: "Too many requests; retry after the number of seconds in Retry-After." },
   upstream_unavailable: { status: 502, message: "Storage or the episode store is temporarily unavailable." },
+  payload_too_large: { status: 413, message: "The request body is too large." },
   request_header_fields_too_large: { status: 431, message: "The request's header fields are too large." },
   internal_error: { status: 500, message: "The server failed to answer this request." },
 } as const;

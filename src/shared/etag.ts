@@ -16,3 +16,20 @@ export async function etagOf(body: Uint8Array | string): Promise<string> {
   const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
   return strongEtag(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>)));
 }
+
+/** The content codings the service sends (docs/api.md#compression), in order of preference. */
+export const CODINGS = ["br", "gzip"] as const;
+export type Coding = (typeof CODINGS)[number];
+
+/** Each coding's file suffix: the build writes `<file>.br` and `<file>.gz` beside a file. */
+export const CODING_SUFFIX: Record<Coding, string> = { br: ".br", gzip: ".gz" };
+
+/**
+ * The strong ETag of a body sent with a content coding: the plain body's tag with the coding's
+ * suffix inside the quotes (`"<hash>"` → `"<hash>.br"`). Each representation needs its own tag
+ * (a cache must never answer a gzip-only client with br bytes it revalidated), and deriving it
+ * keeps the manifest to the plain files.
+ */
+export function encodedEtag(etag: string, coding: Coding): string {
+  return `${etag.slice(0, -1)}${CODING_SUFFIX[coding]}"`;
+}

@@ -26,9 +26,30 @@ export const BUILD_FILES = {
   manifest: `${API_PREFIX}/manifest.json`,
   discovery: `${API_PREFIX}/discovery.json`,
   openapi: `${API_PREFIX}/openapi.json`,
+  /** The show's podcast.json as validated: what the feed and llms.txt say of the show (functions/surface-routes.ts). */
+  show: `${API_PREFIX}/show.json`,
   /** Written by the integration: the stamp `npm start` compares. */
   stamp: `${API_PREFIX}/build.json`,
+  /** Written by the integration: what the next build may reuse (src/generate/build-state.ts). */
+  state: `${API_PREFIX}/build-state.json`,
 } as const;
+
+/** The search index: written by src/generate/search-index.ts, read by functions/search.ts. */
+export const SEARCH_FILES = {
+  meta: `${API_PREFIX}/search/meta.json`,
+  /** Each document's field-weighted length, uint32 little-endian, by docNo (its position in the index). */
+  docs: `${API_PREFIX}/search/docs.bin`,
+  shard: (n: number) => `${API_PREFIX}/search/shard-${n}.bin`,
+} as const;
+
+/** The search index's meta file. */
+export interface SearchMeta {
+  version: 1;
+  docs: number;
+  shards: number;
+  avgLength: number;
+  weights: Record<string, number>;
+}
 
 export type EpisodePart = "json" | "script" | "transcript";
 
@@ -51,6 +72,8 @@ export const SITE_FILES = {
   home: "index.html",
   terms: "terms.html",
   notFound: "404.html",
+  /** The archive's page around its list, filled in by the shim (src/shared/home.ts). */
+  archive: `${API_PREFIX}/archive.html`,
   /** The player's "episode not found" page. */
   embedNotFound: `${API_PREFIX}/embed-404.html`,
   page: (ref: string) => `episodes/${ref}.html`,
@@ -69,18 +92,20 @@ export function mediaFile(key: string): string {
   return `${MEDIA_DIR}/${key}`;
 }
 
-/** The Astro routes that write build outputs: their files under src/pages/. */
+/**
+ * The Astro routes that write build outputs: their files under src/pages/. The per-episode API
+ * bodies, oEmbed bodies, the index and the discovery document are written by the build's own
+ * writer (src/generate/site.ts), not by Astro routes.
+ */
 export const PAGE_ROUTES = {
-  /** BUILD_FILES.index, BUILD_FILES.discovery */
-  api: "[api]/[file].ts",
-  /** episodeFile(ref, part) */
-  episodeFiles: "[api]/episodes/[file].ts",
-  /** SITE_FILES.oembed(ref) */
-  oembed: "[api]/oembed/[file].ts",
   /** BUILD_FILES.openapi */
   openapi: "[api]/openapi.json.ts",
+  /** BUILD_FILES.show */
+  show: "[api]/show.json.ts",
   /** SITE_FILES.embedNotFound */
   embedNotFound: "[api]/embed-404.astro",
+  /** SITE_FILES.archive */
+  archive: "[api]/archive.astro",
   /** SITE_FILES.home */
   home: "index.astro",
   /** SITE_FILES.terms */

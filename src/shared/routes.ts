@@ -171,10 +171,22 @@ export const ROUTES = {
   embedLatest: site(["/embed/latest"]),
   embed: site(["/embed/{ref}"], ["ref"]),
   embedNotFound: site(["/embed", "/embed/{rest+}"]),
+  /** The archive of every published episode, 50 a page: `/episodes`, `/episodes?page=2`, … (src/shared/archive.ts). */
+  archive: site(["/episodes", "/episodes/"]),
   episodePage: site(["/episodes/{ref}"], ["ref"]),
-  episodesNotFound: site(["/episodes", "/episodes/{rest+}"]),
+  episodesNotFound: site(["/episodes/{rest+}"]),
   /** The direct audioUrl of local storage; counted in the audio bucket like the audio route. */
   media: { paths: ["/media/{file+}"], bucket: "audio", api: false, parameters: [], operation: null },
+  /** The feed and the crawler surfaces (functions/surface-routes.ts): unlimited, like the site. */
+  feed: site(["/feed.xml"]),
+  sitemap: site(["/sitemap.xml"]),
+  robots: site(["/robots.txt"]),
+  llms: site(["/llms.txt"]),
+  /**
+   * The MCP endpoint (functions/mcp.ts): POST only; not limited per request, each tool call counts
+   * in the metadata bucket instead. An API surface: the license Link, errors in the envelope.
+   */
+  mcp: { paths: ["/mcp"], bucket: null, api: true, parameters: [], operation: null },
 } satisfies Record<string, Route>;
 
 export type RouteId = keyof typeof ROUTES;

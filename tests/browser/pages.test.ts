@@ -4,11 +4,12 @@
 // gallery's screenshot of an episode page.
 import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright";
+import type { Browser, BrowserContext } from "playwright";
 import { episode } from "../support/fixture.ts";
 import { launchChromium } from "./support/browser.ts";
 import { galleryPath } from "./support/gallery.ts";
 import { silentMp3 } from "./support/mp3.ts";
+import { visitPage } from "./support/visit.ts";
 import { browserSite, type BrowserSite } from "./support/site.ts";
 
 let browser: Browser;
@@ -54,15 +55,7 @@ afterAll(async () => {
   await fx?.close();
 });
 
-async function visit(context: BrowserContext, path: string): Promise<{ page: Page; cspErrors: string[] }> {
-  const page = await context.newPage();
-  const cspErrors: string[] = [];
-  page.on("console", (m) => {
-    if (/Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
-  });
-  await page.goto(`${fx.origin}${path}`);
-  return { page, cspErrors };
-}
+const visit = (context: BrowserContext, path: string) => visitPage(context, `${fx.origin}${path}`);
 
 describe("pages in the browser", () => {
   for (const scheme of ["light", "dark"] as const) {

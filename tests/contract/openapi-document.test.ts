@@ -99,8 +99,9 @@ describe("the OpenAPI document of the demo content", () => {
     const table = Object.values(ROUTES as Record<string, Route>);
     const served = table.filter((r) => r.api && r.operation !== null);
     expect(Object.keys(doc.paths).sort()).toEqual(served.map((r) => r.paths[0]).sort());
-    // The only API route without an operation is the catch-all that answers 404 under /v1.
-    expect(table.filter((r) => r.api && r.operation === null).map((r) => r.paths)).toEqual([["/v1/{rest+}"]]);
+    // The API routes without an operation: the catch-all that answers 404 under /v1, and the MCP
+    // endpoint, which the Model Context Protocol describes (its tools list, docs/api.md#mcp).
+    expect(table.filter((r) => r.api && r.operation === null).map((r) => r.paths)).toEqual([["/v1/{rest+}"], ["/mcp"]]);
     const router = new Router();
     for (const [template, item] of Object.entries(doc.paths as Obj)) {
       const path = template.replace("{ref}", "1");

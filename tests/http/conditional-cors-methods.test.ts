@@ -34,6 +34,8 @@ afterAll(async () => {
 });
 
 const get = (p: string, headers: Record<string, string> = {}, method = "GET") => call(server.url, p, { method, headers });
+/** What a client that takes no content coding sends (docs/api.md#compression). */
+const PLAIN = { "Accept-Encoding": "identity" };
 
 /** Routes answering 200 with an ETag. */
 const OK_ROUTES = [
@@ -145,7 +147,9 @@ describe("If-None-Match (RFC 9110 §13.1.2)", () => {
 describe("HEAD", () => {
   const cases: [string, Record<string, string>][] = [
     ...OK_ROUTES.map((r): [string, Record<string, string>] => [r, {}]),
-    ...ERROR_ROUTES.map(([r]): [string, Record<string, string>] => [r, {}]),
+    // With a client that takes no coding: at the edge the front line may compress an error itself
+    // (docs/api.md#compression), the shim never does (tests/http/compression.test.ts).
+    ...ERROR_ROUTES.map(([r]): [string, Record<string, string>] => [r, PLAIN]),
     ["/v1/episodes/1/audio", { Range: "bytes=0-9" }],
     [`/media/${one.id}.mp3`, {}],
   ];
@@ -309,7 +313,7 @@ describe("error bodies", () => {
   );
 
   it.each(ERROR_ROUTES)("%s: Content-Type is JSON UTF-8 and error.status equals the HTTP status", async (route, status, code) => {
-    const r = await get(route);
+    const r = await get(route, PLAIN);
     expectError(r, status, code);
     expect(Number(r.headers.get("content-length"))).toBe(r.bytes.byteLength);
   });

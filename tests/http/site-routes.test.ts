@@ -105,7 +105,7 @@ describe("episode pages", () => {
   });
 
   it("answer 404 with the HTML not-found page for unknown, malformed, draft and raw file references", async () => {
-    for (const path of ["/episodes/99", "/episodes/abc", "/episodes/9", "/episodes/7.html", "/episodes/7/", "/episodes", "/episodes/00000000-0000-4000-8000-000000000000"]) {
+    for (const path of ["/episodes/99", "/episodes/abc", "/episodes/9", "/episodes/7.html", "/episodes/7/", "/episodes?page=2", "/episodes/00000000-0000-4000-8000-000000000000"]) {
       const page = await html(path);
       expect(page.status, path).toBe(404);
       expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");

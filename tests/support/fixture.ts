@@ -84,9 +84,9 @@ export interface BuildResult {
 }
 
 /** Runs the real build on a content folder; rejects with the build's output when it fails. */
-export async function build(contentDir: string, outDir: string, env: Record<string, string> = {}): Promise<BuildResult> {
+export async function build(contentDir: string, outDir: string, env: Record<string, string> = {}, args: string[] = []): Promise<BuildResult> {
   const astro = path.join(ROOT, "node_modules/astro/bin/astro.mjs");
-  const { stdout, stderr } = await run(process.execPath, [astro, "build", "--outDir", outDir], {
+  const { stdout, stderr } = await run(process.execPath, [astro, "build", "--outDir", outDir, ...args], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -10,6 +10,7 @@ describe("shim configuration (README.md#configuration)", () => {
       audioBackend: { kind: "local" },
       presignSeconds: 300,
       rateLimitStore: { kind: "memory" },
+      feedLimit: 300,
     });
   });
 
@@ -32,6 +33,7 @@ describe("shim configuration (README.md#configuration)", () => {
     ["AUDIO_PRESIGN_SECONDS", "0"],
     ["AUDIO_PRESIGN_SECONDS", "604801"],
     ["RATE_LIMIT_STORE", "memcached"],
+    ["FEED_LIMIT", "0"],
   ])("refuses %s=%s with a message naming the variable", (name, value) => {
     expect(() => shimConfig({ [name]: value })).toThrow(name);
   });

@@ -4,7 +4,7 @@
 // audio's tag is made at build time from the file's SHA-256, and is the same tag again.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { etagOf, strongEtag } from "../../src/shared/etag.ts";
+import { encodedEtag, etagOf, strongEtag } from "../../src/shared/etag.ts";
 import { nodeEtag } from "../../src/shared/node-etag.ts";
 import { audioEtag } from "../../src/generate/site.ts";
 import { prng } from "../../scripts/synthetic-content.ts";
@@ -103,5 +103,15 @@ describe("the audio's ETag (audioEtag, at build time)", () => {
     expect(audioEtag({ key: "shows/ep-1.mp3", bytes: 1235, sha256: null })).not.toBe(tag);
     expect(audioEtag({ key: "shows/ep-2.mp3", bytes: 1234, sha256: null })).not.toBe(tag);
     expect(audioEtag({ key: "shows/ep-1.mp3", bytes: null, sha256: null })).toBe(await etagOf("shows/ep-1.mp3\n"));
+  });
+});
+
+describe("encodedEtag (docs/api.md#compression)", () => {
+  it("gives each coding its own strong tag: the plain tag with the coding's suffix inside the quotes", async () => {
+    const plain = await etagOf("body");
+    expect(encodedEtag(plain, "br")).toBe(`${plain.slice(0, -1)}.br"`);
+    expect(encodedEtag(plain, "gzip")).toBe(`${plain.slice(0, -1)}.gz"`);
+    for (const c of ["br", "gzip"] as const) expect(encodedEtag(plain, c)).toMatch(/^"[A-Za-z0-9_.-]+"$/);
+    expect(new Set([plain, encodedEtag(plain, "br"), encodedEtag(plain, "gzip")]).size).toBe(3);
   });
 });

@@ -23,15 +23,7 @@ const UUID = "0a8f5e2c-6b1d-4c3e-9f7a-1b2c3d4e5f60";
 
 /** Every kind of build output an Astro route writes: its route, the path the shim reads, the name tests and manifests depend on. */
 const KINDS: [kind: string, route: string, shimReads: string, expected: string][] = [
-  ["index", PAGE_ROUTES.api, BUILD_FILES.index, "_api/index.json"],
-  ["discovery", PAGE_ROUTES.api, BUILD_FILES.discovery, "_api/discovery.json"],
   ["openapi", PAGE_ROUTES.openapi, BUILD_FILES.openapi, "_api/openapi.json"],
-  ["episode json (number)", PAGE_ROUTES.episodeFiles, episodeFile("42", "json"), "_api/episodes/42.json"],
-  ["episode json (UUID)", PAGE_ROUTES.episodeFiles, episodeFile(UUID, "json"), `_api/episodes/${UUID}.json`],
-  ["episode script", PAGE_ROUTES.episodeFiles, episodeFile("42", "script"), "_api/episodes/42.script.json"],
-  ["episode transcript", PAGE_ROUTES.episodeFiles, episodeFile("42", "transcript"), "_api/episodes/42.transcript.txt"],
-  ["oEmbed body", PAGE_ROUTES.oembed, SITE_FILES.oembed("42"), "_api/oembed/42.json"],
-  ["oEmbed body (UUID)", PAGE_ROUTES.oembed, SITE_FILES.oembed(UUID), `_api/oembed/${UUID}.json`],
   ["embed 404 page", PAGE_ROUTES.embedNotFound, SITE_FILES.embedNotFound, "_api/embed-404.html"],
   ["home page", PAGE_ROUTES.home, SITE_FILES.home, "index.html"],
   ["terms page", PAGE_ROUTES.terms, SITE_FILES.terms, "terms.html"],
@@ -52,8 +44,6 @@ describe("the build's file layout", () => {
 
   it("gives the [api] segment the private prefix", () => {
     expect(API_PREFIX).toBe("_api");
-    expect(paramsOf(PAGE_ROUTES.api, BUILD_FILES.index)).toEqual({ api: API_PREFIX, file: "index.json" });
-    expect(paramsOf(PAGE_ROUTES.episodeFiles, episodeFile("42", "script"))).toEqual({ api: API_PREFIX, file: "42.script.json" });
     expect(paramsOf(PAGE_ROUTES.openapi, BUILD_FILES.openapi)).toEqual({ api: API_PREFIX });
     expect(paramsOf(PAGE_ROUTES.embedNotFound, SITE_FILES.embedNotFound)).toEqual({ api: API_PREFIX });
     expect(paramsOf(PAGE_ROUTES.page, SITE_FILES.page("7"))).toEqual({ ref: "7" });
@@ -61,17 +51,24 @@ describe("the build's file layout", () => {
   });
 
   it("refuses a path the route cannot write", () => {
-    expect(() => paramsOf(PAGE_ROUTES.api, episodeFile("42", "json"))).toThrow();
     expect(() => paramsOf(PAGE_ROUTES.openapi, BUILD_FILES.index)).toThrow();
     expect(() => paramsOf(PAGE_ROUTES.page, SITE_FILES.embed("42"))).toThrow();
     expect(() => paramsOf(PAGE_ROUTES.page, "episodes/42.json")).toThrow();
-    expect(() => outputPath(PAGE_ROUTES.episodeFiles, { api: API_PREFIX })).toThrow();
-    expect(() => outputPath(PAGE_ROUTES.episodeFiles, { api: API_PREFIX, file: "a/b.json" })).toThrow();
+    expect(() => outputPath(PAGE_ROUTES.page, {})).toThrow();
+    expect(() => outputPath(PAGE_ROUTES.page, { ref: "a/b" })).toThrow();
   });
 
-  it("files written after the pages, not by a route, sit under the private prefix", () => {
+  it("files the build's writer puts in dist/, not a route, sit under the private prefix", () => {
+    expect(BUILD_FILES.index).toBe("_api/index.json");
+    expect(BUILD_FILES.discovery).toBe("_api/discovery.json");
+    expect(episodeFile("42", "json")).toBe("_api/episodes/42.json");
+    expect(episodeFile(UUID, "json")).toBe(`_api/episodes/${UUID}.json`);
+    expect(episodeFile("42", "script")).toBe("_api/episodes/42.script.json");
+    expect(episodeFile("42", "transcript")).toBe("_api/episodes/42.transcript.txt");
+    expect(SITE_FILES.oembed("42")).toBe("_api/oembed/42.json");
     expect(BUILD_FILES.manifest).toBe("_api/manifest.json");
     expect(BUILD_FILES.stamp).toBe("_api/build.json");
+    expect(BUILD_FILES.state).toBe("_api/build-state.json");
   });
 
   it("puts local audio in the media folder, named by the episode's UUID", () => {

@@ -34,8 +34,12 @@ describe("router", () => {
     expect(router.match("/_astro/x.css")).toMatchObject({ id: "buildAsset", params: { file: "x.css" } });
   });
 
+  it("routes the feed and the crawler files", () => {
+    expect(["/feed.xml", "/sitemap.xml", "/robots.txt", "/llms.txt"].map(id)).toEqual(["feed", "sitemap", "robots", "llms"]);
+  });
+
   it("paths no route names are left to the static files", () => {
-    expect(id("/robots.txt")).toBeNull();
+    expect(id("/favicon.ico")).toBeNull();
     expect(id("/v1x")).toBeNull();
     expect(id("/media")).toBeNull();
   });

@@ -164,6 +164,9 @@ export const discoveryDocument = z
         embed: z.string().describe("URI template of the embeddable player: {site_url}/embed/{ref}"),
         embedLatest: uri.describe("The player of the most recent episode"),
         page: z.string().describe("URI template of an episode page: {site_url}/episodes/{ref}"),
+        feed: uri.describe("The podcast feed: RSS 2.0 with the iTunes and Podcasting 2.0 namespaces"),
+        mcp: uri.describe("The MCP endpoint (Model Context Protocol, streamable HTTP)"),
+        llms: uri.describe("llms.txt: the plain-text index of the machine-readable surfaces"),
       })
       .catchall(z.string())
       .describe("Absolute URLs and URI templates of every surface; further surfaces may be added"),

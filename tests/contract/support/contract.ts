@@ -14,7 +14,17 @@ type Obj = Record<string, unknown>;
 export const BASE = "https://contract.test/openapi.json";
 
 /** Headers of HTTP itself, not of the API: never documented per operation. */
-const TRANSPORT = new Set(["content-type", "content-length", "date", "connection", "keep-alive", "transfer-encoding"]);
+const TRANSPORT = new Set([
+  "content-type",
+  "content-length",
+  "date",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  // Content negotiation of the coding (docs/api.md#compression; tests/http/compression.test.ts).
+  "content-encoding",
+  "vary",
+]);
 
 /** Media types whose body the checker parses; the others (audio) are checked by length only. */
 const TEXTUAL = new Set(["application/json", "text/plain"]);
@@ -149,7 +159,8 @@ export class ContractChecker {
       if (ex.body.byteLength !== 0) problems.push(`${label}: HEAD answered with a body`);
       return problems;
     }
-    const length = ex.headers.get("content-length");
+    // fetch hands over an encoded body decoded: Content-Length then counts bytes the checker never sees.
+    const length = ex.headers.get("content-encoding") === null ? ex.headers.get("content-length") : null;
     if (length !== null && Number(length) !== ex.body.byteLength) problems.push(`${label}: Content-Length ${length}, body ${ex.body.byteLength} bytes`);
     if (!TEXTUAL.has(media)) return problems;
     const text = new TextDecoder("utf-8", { fatal: true }).decode(ex.body);

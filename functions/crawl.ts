@@ -1,0 +1,86 @@
+// The surfaces crawlers and language models read first (docs/api.md#crawlers): /robots.txt,
+// /sitemap.xml and /llms.txt. The sitemap passes the publication clock (it is composed per set of
+// published episodes); robots.txt and llms.txt depend only on the show and the origins. Portable.
+import { archivePageCount, archivePath } from "../src/shared/archive.ts";
+import { pageUrl, type Origins } from "../src/shared/links.ts";
+import type { IndexEntry } from "../src/shared/schema/build-index.ts";
+import type { Podcast } from "../src/shared/schema/content.ts";
+import { element, textElement, xmlDocument } from "../src/shared/xml.ts";
+
+/** The public URLs of the surfaces these files point to: one place, so they cannot disagree. */
+export function surfaceUrls(o: Origins) {
+  return {
+    feed: `${o.siteUrl}/feed.xml`,
+    sitemap: `${o.siteUrl}/sitemap.xml`,
+    llms: `${o.siteUrl}/llms.txt`,
+    mcp: `${o.baseUrl}/mcp`,
+  };
+}
+
+/** Allow everything, and name the sitemap. */
+export function robotsTxt(o: Origins): string {
+  return `User-agent: *\nAllow: /\n\nSitemap: ${surfaceUrls(o).sitemap}\n`;
+}
+
+/** YYYY-MM-DD in UTC, the W3C date form sitemaps take. */
+function day(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** sitemaps.org urlset: home, every archive page, every published episode page (`published` newest first). */
+export function sitemapXml(o: Origins, published: readonly IndexEntry[]): string {
+  const newest = published[0];
+  const url = (loc: string, lastmod?: number) =>
+    element("url", {}, [textElement("loc", loc), lastmod === undefined ? null : textElement("lastmod", day(lastmod))]);
+  const pages = Array.from({ length: archivePageCount(published.length) }, (_, i) => url(`${o.siteUrl}${archivePath(i + 1)}`));
+  return xmlDocument(
+    element("urlset", { xmlns: "http://www.sitemaps.org/schemas/sitemap/0.9" }, [
+      url(`${o.siteUrl}/`, newest?.p),
+      ...pages,
+      ...published.map((e) => url(pageUrl(o, e.ref), e.p)),
+    ]),
+  );
+}
+
+/** One line of prose: markdown headings and quotes end at a line break. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * llms.txt (llmstxt.org): the show's title and summary, then markdown link lists of every
+ * machine-readable surface. `feedLimit` is stated, so a reader knows the feed is not the archive.
+ */
+export function llmsTxt(show: Podcast, o: Origins, terms: string, feedLimit: number): string {
+  const u = surfaceUrls(o);
+  const api = `${o.baseUrl}/v1`;
+  return [
+    `# ${oneLine(show.title)}`,
+    "",
+    `> ${oneLine(show.description)}`,
+    "",
+    `Everything below is public and read-only; the API is JSON over HTTP with CORS, and each published episode has metadata, MP3 audio, a structured script and a plain-text transcript.`,
+    "",
+    "## API",
+    "",
+    `- [Discovery document](${api}): the URL of every surface, the rate limits in force and the page sizes (JSON)`,
+    `- [OpenAPI description](${api}/openapi.json): OpenAPI 3.1 of every route, its parameters, errors and response schemas`,
+    `- [Episode list](${api}/episodes): published episodes, newest first, in pages (\`limit\`, \`cursor\`, \`domain\`, \`since\`)`,
+    `- [Episode transcript](${api}/episodes/{ref}/transcript): plain text, one \`Speaker: text\` line per turn; \`{ref}\` is an episode number or UUID`,
+    "",
+    "## MCP",
+    "",
+    `- [MCP endpoint](${u.mcp}): Model Context Protocol over streamable HTTP (stateless): list, search and read episodes, scripts and transcripts`,
+    "",
+    "## Feeds and pages",
+    "",
+    `- [Podcast feed](${u.feed}): RSS 2.0 with iTunes and Podcasting 2.0 tags, the newest ${feedLimit} episodes with audio and transcript links`,
+    `- [Archive](${o.siteUrl}${archivePath(1)}): every published episode, newest first`,
+    `- [Sitemap](${u.sitemap}): every page of the site`,
+    "",
+    "## Terms",
+    "",
+    `- [Usage terms](${terms}): what the content may be used for`,
+    "",
+  ].join("\n");
+}

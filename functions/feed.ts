@@ -1,0 +1,84 @@
+// The podcast feed, {site_url}/feed.xml (docs/api.md#feed): RSS 2.0 with the iTunes, Podcasting 2.0
+// and Atom namespaces, composed at request time from the published episodes' built JSON bodies
+// (what the API serves), so the feed and the API never disagree and a scheduled episode enters the
+// feed at its time without a rebuild. Portable: no Node or Workers imports.
+import type { Podcast } from "../src/shared/schema/content.ts";
+import type { EpisodeResource } from "../src/shared/schema/api.ts";
+import type { IndexEntry } from "../src/shared/schema/build-index.ts";
+import { element, textElement, xmlDocument, type Xml } from "../src/shared/xml.ts";
+
+/** Items in the feed unless FEED_LIMIT says otherwise (README.md#configuration). */
+export const FEED_LIMIT_DEFAULT = 300;
+
+const NAMESPACES = {
+  "xmlns:itunes": "http://www.itunes.com/dtds/podcast-1.0.dtd",
+  "xmlns:podcast": "https://podcastindex.org/namespace/1.0",
+  "xmlns:atom": "http://www.w3.org/2005/Atom",
+};
+
+export interface FeedChannel {
+  show: Podcast;
+  /** {site_url}/feed.xml: atom:link rel="self". */
+  feedUrl: string;
+  /** The home page: the channel's link. */
+  siteHome: string;
+  /** podcast:guid, the UUIDv5 of the feed URL (src/shared/uuid-v5.ts). */
+  guid: string;
+}
+
+export interface FeedEpisode {
+  entry: IndexEntry;
+  /** The episode's API body. */
+  episode: EpisodeResource;
+}
+
+/** RFC 822 date-time (RFC 1123's four-digit year, in GMT), as RSS 2.0 asks. */
+export function rfc822(ms: number): string {
+  return new Date(ms).toUTCString();
+}
+
+/** A description is never empty: the description, else the summary, else the title. */
+function descriptionOf(ep: EpisodeResource): string {
+  return ep.description ?? ep.summary ?? ep.title;
+}
+
+function item({ entry, episode: ep }: FeedEpisode): Xml {
+  return element("item", {}, [
+    textElement("title", ep.title),
+    textElement("link", ep.links.page),
+    textElement("guid", ep.id, { isPermaLink: "false" }),
+    textElement("pubDate", rfc822(entry.p)),
+    textElement("description", descriptionOf(ep)),
+    // bytes may be unknown (an object known by its key only): RSS asks for 0 then.
+    entry.audio === null ? null : element("enclosure", { url: ep.links.audio, length: entry.audio.bytes ?? 0, type: "audio/mpeg" }),
+    ep.durationSeconds === null ? null : textElement("itunes:duration", ep.durationSeconds),
+    ep.episodeNumber === null ? null : textElement("itunes:episode", ep.episodeNumber),
+    ep.coverImageUrl === null ? null : element("itunes:image", { href: ep.coverImageUrl }),
+    textElement("itunes:explicit", "false"),
+    entry.transcript ? element("podcast:transcript", { url: ep.links.transcript, type: "text/plain" }) : null,
+    textElement("podcast:person", ep.hosts.a, { role: "host" }),
+    textElement("podcast:person", ep.hosts.b, { role: "host" }),
+  ]);
+}
+
+/** The whole feed document; `episodes` newest first, already cut to FEED_LIMIT. */
+export function feedXml(channel: FeedChannel, episodes: readonly FeedEpisode[]): string {
+  const { show } = channel;
+  const newest = episodes[0];
+  const rss = element("rss", { version: "2.0", ...NAMESPACES }, [
+    element("channel", {}, [
+      textElement("title", show.title),
+      textElement("link", channel.siteHome),
+      textElement("description", show.description),
+      textElement("language", show.language),
+      element("atom:link", { href: channel.feedUrl, rel: "self", type: "application/rss+xml" }),
+      newest === undefined ? null : textElement("lastBuildDate", rfc822(newest.entry.p)),
+      textElement("itunes:author", show.author),
+      show.coverImageUrl === undefined ? null : element("itunes:image", { href: show.coverImageUrl }),
+      textElement("itunes:explicit", "false"),
+      textElement("podcast:guid", channel.guid),
+      ...episodes.map(item),
+    ]),
+  ]);
+  return xmlDocument(rss);
+}

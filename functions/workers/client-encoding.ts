@@ -1,0 +1,18 @@
+// The Accept-Encoding the client sent. Cloudflare's front line (and Miniflare, which emulates it)
+// replaces the header a Worker sees with "br, gzip" and keeps the client's own in
+// `request.cf.clientAcceptEncoding` ("" when the client sent none); the shim negotiates with the
+// client's (functions/accept-encoding.ts), so a gzip-only client is never promised br.
+import type { ShimRequest } from "../http.ts";
+
+/** The request as the shim reads it, its Accept-Encoding the client's. */
+export function withClientEncoding(req: Request): ShimRequest {
+  const client = (req as Request & { cf?: { clientAcceptEncoding?: string } }).cf?.clientAcceptEncoding;
+  if (client === undefined) return req;
+  return {
+    method: req.method,
+    url: req.url,
+    signal: req.signal,
+    body: req.body,
+    headers: { get: (name) => (name.toLowerCase() === "accept-encoding" ? client : req.headers.get(name)) },
+  };
+}

@@ -1,0 +1,126 @@
+// `npm run build` is incremental (docs/architecture.md#the-build): over the last build of the same
+// build code and variables it renders only what changed, and its dist/ is byte for byte what a
+// clean build of the same content gives. One content folder is changed step by step; after each
+// step the incremental dist/ is compared, file by file, with a clean build into another folder.
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILD_FILES, episodeFile, SITE_FILES } from "../../src/shared/layout.ts";
+import { build, episode, HOSTS, script, tempDir, writeContent, type EpisodeSpec } from "../support/fixture.ts";
+
+let dir: string;
+let contentDir: string;
+/** The folder every step builds into, incrementally. */
+let dist: string;
+const specs: EpisodeSpec[] = Array.from({ length: 6 }, (_, i) => ({
+  folder: `ep-${i}`,
+  episode: episode({ episodeNumber: i + 1, title: `Episode <${i + 1}>` }),
+  script: script([["a", `Line one of ${i + 1}.`], ["b", "Line two."]]),
+}));
+const draft: EpisodeSpec = { folder: "ep-draft", episode: episode({ episodeNumber: 50, status: "draft" }) };
+
+async function filesOf(root: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const e of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const abs = path.join(e.parentPath, e.name);
+    out.set(path.relative(root, abs), await readFile(abs));
+  }
+  return out;
+}
+
+/** The incremental dist/ against a clean build of the same content and variables, file by file. */
+async function expectEqualToClean(env: Record<string, string> = {}): Promise<void> {
+  const clean = path.join(dir, `clean-${Date.now()}`);
+  await build(contentDir, clean, env);
+  const [got, want] = await Promise.all([filesOf(dist), filesOf(clean)]);
+  expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
+  const differing = [...want].filter(([rel, bytes]) => !got.get(rel)!.equals(bytes)).map(([rel]) => rel);
+  expect(differing).toEqual([]);
+  await rm(clean, { recursive: true, force: true });
+}
+
+const log = (r: { stdout: string; stderr: string }) => `${r.stdout}\n${r.stderr}`;
+
+beforeAll(async () => {
+  dir = await tempDir("incremental");
+  contentDir = path.join(dir, "content");
+  dist = path.join(dir, "dist");
+  await writeContent(contentDir, [...specs, draft]);
+  const first = await build(contentDir, dist);
+  expect(log(first)).toMatch(/clean build: 6 episodes/);
+});
+afterAll(() => (dir === undefined ? undefined : rm(dir, { recursive: true, force: true })));
+
+describe("incremental build", () => {
+  it("with nothing changed, renders no episode again and leaves dist/ as a clean build", async () => {
+    const r = await build(contentDir, dist);
+    expect(log(r)).toMatch(/incremental build: 0 of 6 episodes changed/);
+    await expectEqualToClean();
+  });
+
+  it("after one episode is added, renders only it, and dist/ equals a clean build", async () => {
+    const added: EpisodeSpec = { folder: "ep-new", episode: episode({ episodeNumber: 7, title: "Added" }), script: script() };
+    await writeContent(contentDir, [...specs, draft, added]);
+    const r = await build(contentDir, dist);
+    expect(log(r)).toMatch(/incremental build: 1 of 7 episodes changed/);
+    expect(JSON.parse(await readFile(path.join(dist, BUILD_FILES.index), "utf8")).episodes.map((e: { n: number }) => e.n)).toContain(7);
+    await expectEqualToClean();
+  });
+
+  it("after an episode is edited (its number too), its old files go and dist/ equals a clean build", async () => {
+    const file = path.join(contentDir, "episodes", "ep-2", "episode.json");
+    const ep = JSON.parse(await readFile(file, "utf8"));
+    await writeFile(file, JSON.stringify({ ...ep, title: "Edited title", episodeNumber: 30 }));
+    const r = await build(contentDir, dist);
+    expect(log(r)).toMatch(/incremental build: 1 of 7 episodes changed/);
+    await expect(readFile(path.join(dist, episodeFile("3", "json")))).rejects.toThrow();
+    await expect(readFile(path.join(dist, SITE_FILES.page("3")))).rejects.toThrow();
+    expect(JSON.parse(await readFile(path.join(dist, episodeFile("30", "json")), "utf8")).title).toBe("Edited title");
+    await expectEqualToClean();
+  });
+
+  it("after an episode's script is edited, dist/ equals a clean build", async () => {
+    await writeFile(path.join(contentDir, "episodes", "ep-4", "script.json"), JSON.stringify(script([["b", "A new line."]])));
+    const r = await build(contentDir, dist);
+    expect(log(r)).toMatch(/incremental build: 1 of 7 episodes changed/);
+    expect(await readFile(path.join(dist, episodeFile("5", "transcript")), "utf8")).toBe(`${HOSTS.b}: A new line.\n`);
+    await expectEqualToClean();
+  });
+
+  it("after an episode is deleted, its files go (compressed variants too) and dist/ equals a clean build", async () => {
+    await rm(path.join(contentDir, "episodes", "ep-0"), { recursive: true });
+    const r = await build(contentDir, dist);
+    expect(log(r)).toMatch(/incremental build: 0 of 6 episodes changed/);
+    for (const rel of [episodeFile("1", "json"), SITE_FILES.page("1"), SITE_FILES.embed("1"), SITE_FILES.oembed("1")]) {
+      await expect(readFile(path.join(dist, rel)), rel).rejects.toThrow();
+    }
+    await expectEqualToClean();
+  });
+
+  it("after SITE_URL changes, builds clean, and dist/ equals a clean build with it", async () => {
+    const env = { SITE_URL: "https://show.example" };
+    const r = await build(contentDir, dist, env);
+    expect(log(r)).toMatch(/clean build: 6 episodes/);
+    await expectEqualToClean(env);
+    await build(contentDir, dist); // back to the default for the next steps
+  });
+
+  it("when the last build was made by other build code, builds clean: nothing of the old dist/ survives", async () => {
+    // What a change of the build code does: the state's key (src/generate/build-state.ts) differs.
+    const stateFile = path.join(dist, BUILD_FILES.state);
+    const state = JSON.parse(await readFile(stateFile, "utf8"));
+    await writeFile(stateFile, JSON.stringify({ ...state, key: "built-by-other-code" }));
+    await writeFile(path.join(dist, "stray.html"), "left by the other code");
+    const r = await build(contentDir, dist);
+    expect(log(r)).toMatch(/clean build: 6 episodes/);
+    await expect(readFile(path.join(dist, "stray.html"))).rejects.toThrow();
+    await expectEqualToClean();
+  });
+
+  it("--clean forces a clean build", async () => {
+    const r = await build(contentDir, dist, {}, ["--clean"]);
+    expect(log(r)).toMatch(/clean build: 6 episodes/);
+    await expectEqualToClean();
+  });
+});

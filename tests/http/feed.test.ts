@@ -1,0 +1,238 @@
+// The podcast feed, /feed.xml (docs/api.md#feed), through the real server: read back by two
+// independent parsers (podcast-partytime, the Podcasting 2.0 reference parser, and rss-parser) and a
+// strict XML validator, every item checked against the API's own JSON for the same episode; markup
+// in titles escaped; the publication clock without a rebuild; ETag/304, CORS, the license Link;
+// FEED_LIMIT.
+import { XMLValidator } from "fast-xml-parser";
+import { parseFeed, type Episode as PartyEpisode, type FeedObject } from "podcast-partytime";
+import Parser from "rss-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningServer } from "../../functions/node/main.ts";
+import { podcastGuid } from "../../src/shared/uuid-v5.ts";
+import { clock, episode, makeSite, PODCAST, removeSite, script, serveSite, type EpisodeSpec, type Site } from "../support/fixture.ts";
+import { call, expectCors, expectLicense, json, NO_LIMITS, TONE } from "../support/http.ts";
+
+const NOW0 = Date.UTC(2026, 5, 1, 12);
+const HOUR = 3_600_000;
+const at = (ms: number) => new Date(ms).toISOString();
+const SITE_URL = "http://localhost:4321";
+const FEED_URL = `${SITE_URL}/feed.xml`;
+const TERMS = `${SITE_URL}/terms`;
+const COVER = "https://cdn.example.test/cover.jpg";
+const MARKUP = `<b>Tom & "Jerry"</b> it's ]]> here`;
+
+const markup = episode({
+  episodeNumber: 1,
+  title: MARKUP,
+  description: "Long <i>description</i> & more.",
+  durationSeconds: 125,
+  coverImageUrl: "https://cdn.example.test/ep1.jpg",
+  publishedAt: at(NOW0 - 3 * HOUR),
+});
+const unnumbered = episode({ episodeNumber: null, title: "Bonus", summary: "Only a summary.", publishedAt: at(NOW0 - 2 * HOUR) });
+const third = episode({ episodeNumber: 3, title: "Third", durationSeconds: 3725, publishedAt: at(NOW0 - HOUR) });
+const unparseable = episode({ episodeNumber: 6, title: "Broken script", publishedAt: at(NOW0 - 4 * HOUR) });
+const SCHEDULED_AT = NOW0 + 20_000;
+const scheduled = episode({ episodeNumber: 4, title: "Scheduled title", publishedAt: at(SCHEDULED_AT) });
+const draft = episode({ episodeNumber: 5, title: "Draft title", status: "draft", publishedAt: at(NOW0 - 5 * HOUR) });
+
+const specs: EpisodeSpec[] = [
+  { episode: markup, script: script(), audio: TONE },
+  { episode: unnumbered },
+  { episode: third, script: script(), audio: TONE },
+  { episode: unparseable, script: "{ not json", audio: TONE },
+  { episode: scheduled, script: script(), audio: TONE },
+  { episode: draft, script: script(), audio: TONE },
+];
+
+type Ep = Record<string, any>;
+const refOf = (e: Ep) => String(e.episodeNumber ?? e.id);
+/** The published episodes at `now`, newest first. */
+const publishedAt = (now: number) =>
+  specs
+    .map((s) => s.episode as Ep)
+    .filter((e) => e.status !== "draft" && Date.parse(e.publishedAt) <= now)
+    .sort((a, b) => Date.parse(b.publishedAt) - Date.parse(a.publishedAt));
+
+let site: Site;
+let server: RunningServer;
+let limited: RunningServer;
+const c = clock(NOW0);
+
+beforeAll(async () => {
+  site = await makeSite("feed", specs, {}, { ...PODCAST, coverImageUrl: COVER });
+  server = await serveSite(site, { now: c.now, env: NO_LIMITS });
+  limited = await serveSite(site, { now: () => NOW0, env: { ...NO_LIMITS, FEED_LIMIT: "2" } });
+});
+afterAll(async () => {
+  await server?.close();
+  await limited?.close();
+  await removeSite(site);
+});
+
+async function feedText(base = server.url): Promise<string> {
+  const r = await call(base, "/feed.xml");
+  expect(r.status).toBe(200);
+  return r.text;
+}
+
+/** The API's JSON of each published episode at the server's clock, by id. */
+async function apiEpisodes(eps: Ep[]): Promise<Map<string, Ep>> {
+  const out = new Map<string, Ep>();
+  for (const e of eps) {
+    const r = await call(server.url, `/v1/episodes/${refOf(e)}`);
+    expect(r.status).toBe(200);
+    out.set(e.id, json(r));
+  }
+  return out;
+}
+
+describe("GET /feed.xml", () => {
+  it("is well-formed RSS 2.0 with the iTunes, Podcasting 2.0 and Atom namespaces, as application/rss+xml", async () => {
+    c.set(NOW0);
+    const r = await call(server.url, "/feed.xml");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("application/rss+xml; charset=utf-8");
+    expect(XMLValidator.validate(r.text)).toBe(true);
+    expect(r.text.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    const root = /<rss [^>]*>/.exec(r.text)![0];
+    expect(root).toContain('version="2.0"');
+    expect(root).toContain('xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"');
+    expect(root).toContain('xmlns:podcast="https://podcastindex.org/namespace/1.0"');
+    expect(root).toContain('xmlns:atom="http://www.w3.org/2005/Atom"');
+    expect(r.text).not.toContain("CDATA");
+  });
+
+  it("describes the show in the channel, read back by the Podcasting 2.0 reference parser", async () => {
+    c.set(NOW0);
+    const feed = parseFeed(await feedText()) as FeedObject;
+    expect(feed).not.toBeNull();
+    expect(feed.title).toBe(PODCAST.title);
+    expect(feed.link).toBe(`${SITE_URL}/`);
+    expect(feed.description).toBe(PODCAST.description);
+    expect(feed.language).toBe(PODCAST.language);
+    expect(feed.author).toBe(PODCAST.author);
+    expect(feed.itunesImage).toBe(COVER);
+    expect(feed.explicit).toBe(false);
+    expect(feed.guid).toBe(await podcastGuid(FEED_URL));
+    expect(feed.pubsub?.self).toBe(FEED_URL);
+  });
+
+  it("has one item per published episode, newest first, each matching the API's JSON (partytime: items with audio)", async () => {
+    c.set(NOW0);
+    const want = publishedAt(NOW0);
+    const api = await apiEpisodes(want);
+    const feed = parseFeed(await feedText()) as FeedObject;
+    // partytime skips items without an enclosure, as podcast apps do.
+    const withAudio = want.filter((e) => api.get(e.id)!.audioUrl !== undefined);
+    expect(withAudio.length).toBe(3);
+    expect(feed.items.map((i) => i.guid)).toEqual(withAudio.map((e) => e.id));
+    for (const item of feed.items as PartyEpisode[]) {
+      const ep = api.get(item.guid)!;
+      expect(item.title).toBe(ep.title);
+      expect(item.link).toBe(ep.links.page);
+      expect(item.pubDate?.getTime()).toBe(Date.parse(ep.publishedAt));
+      expect(item.description).toBe(ep.description ?? ep.summary ?? ep.title);
+      expect(item.enclosure).toEqual({ url: ep.links.audio, length: TONE.byteLength, type: "audio/mpeg" });
+      if (ep.durationSeconds === null) expect(item.duration).toBe(0);
+      else expect(item.duration).toBe(ep.durationSeconds);
+      expect(item.itunesEpisode).toBe(ep.episodeNumber ?? undefined);
+      expect(item.itunesImage).toBe(ep.coverImageUrl ?? undefined);
+      const transcript = await call(server.url, new URL(ep.links.transcript).pathname);
+      if (transcript.status === 200) expect(item.podcastTranscripts).toEqual([expect.objectContaining({ url: ep.links.transcript, type: "text/plain" })]);
+      else expect(item.podcastTranscripts ?? []).toEqual([]);
+      // The role is matched case-insensitively against the taxonomy; partytime gives its own label.
+      expect(item.podcastPeople?.map((p) => [p.name, p.role.toLowerCase(), p.group?.toLowerCase()])).toEqual([
+        [ep.hosts.a, "host", "cast"],
+        [ep.hosts.b, "host", "cast"],
+      ]);
+    }
+    // The unparseable script has no transcript, and the reference parser agrees.
+    expect(feed.items.find((i) => i.guid === unparseable.id)!.podcastTranscripts ?? []).toEqual([]);
+  });
+
+  it("reads the same items with rss-parser, including the one without audio", async () => {
+    c.set(NOW0);
+    const want = publishedAt(NOW0);
+    const api = await apiEpisodes(want);
+    const feed = await new Parser({ customFields: { item: ["itunes:episode"] as never[] } }).parseString(await feedText());
+    expect(feed.title).toBe(PODCAST.title);
+    expect(feed.feedUrl).toBe(FEED_URL);
+    expect(feed.items.map((i) => i.guid)).toEqual(want.map((e) => e.id));
+    for (const item of feed.items) {
+      const ep = api.get(item.guid!)!;
+      expect(item.title).toBe(ep.title);
+      expect(item.link).toBe(ep.links.page);
+      expect(item.isoDate).toBe(new Date(Date.parse(ep.publishedAt)).toISOString());
+      expect(item.content).toBe(ep.description ?? ep.summary ?? ep.title);
+      if (ep.audioUrl === undefined) expect(item.enclosure).toBeUndefined();
+      else expect(item.enclosure).toEqual({ url: ep.links.audio, length: String(TONE.byteLength), type: "audio/mpeg" });
+      expect((item as Ep).itunes?.duration).toBe(ep.durationSeconds === null ? undefined : String(ep.durationSeconds));
+      expect((item as Ep)["itunes:episode"]).toBe(ep.episodeNumber === null ? undefined : String(ep.episodeNumber));
+    }
+  });
+
+  it("escapes markup in titles and descriptions (never CDATA) and gives them back unchanged", async () => {
+    c.set(NOW0);
+    const text = await feedText();
+    expect(text).toContain("<title>&lt;b&gt;Tom &amp; &quot;Jerry&quot;&lt;/b&gt; it&apos;s ]]&gt; here</title>");
+    expect(text).not.toContain("<b>");
+    expect(text).not.toContain("<i>");
+    const feed = await new Parser().parseString(text);
+    expect(feed.items.find((i) => i.guid === markup.id)!.title).toBe(MARKUP);
+  });
+
+  it("adds a scheduled episode at its time without a rebuild, and never a draft", async () => {
+    c.set(SCHEDULED_AT - 1);
+    const before = await call(server.url, "/feed.xml");
+    expect(before.text).not.toContain(scheduled.id as string);
+    expect(before.text).not.toContain("Scheduled title");
+    c.set(SCHEDULED_AT);
+    const after = await call(server.url, "/feed.xml");
+    const items = (await new Parser().parseString(after.text)).items;
+    expect(items.map((i) => i.guid)).toEqual(publishedAt(SCHEDULED_AT).map((e) => e.id));
+    expect(items[0]!.guid).toBe(scheduled.id);
+    expect(after.headers.get("etag")).not.toBe(before.headers.get("etag"));
+    for (const r of [before, after]) {
+      expect(r.text).not.toContain(draft.id as string);
+      expect(r.text).not.toContain("Draft title");
+    }
+    c.set(NOW0);
+  });
+
+  it("carries a strong ETag, answers 304 to If-None-Match, with CORS, the license Link and a revalidating Cache-Control", async () => {
+    c.set(NOW0);
+    const r = await call(server.url, "/feed.xml");
+    const etag = r.headers.get("etag")!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(r.headers.get("cache-control")).toBe("public, max-age=60");
+    expectCors(r.headers);
+    expectLicense(r.headers, TERMS);
+    const again = await call(server.url, "/feed.xml");
+    expect(again.headers.get("etag")).toBe(etag);
+    const not = await call(server.url, "/feed.xml", { headers: { "If-None-Match": `W/${etag}, "other"` } });
+    expect(not.status).toBe(304);
+    expect(not.bytes.byteLength).toBe(0);
+    expect(not.headers.get("etag")).toBe(etag);
+    expectCors(not.headers);
+    expectLicense(not.headers, TERMS);
+    const head = await call(server.url, "/feed.xml", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.bytes.byteLength).toBe(0);
+    expect(head.headers.get("etag")).toBe(etag);
+    const pre = await call(server.url, "/feed.xml", { method: "OPTIONS" });
+    expect(pre.status).toBe(204);
+    expectCors(pre.headers);
+    expect((await call(server.url, "/feed.xml", { method: "POST" })).status).toBe(405);
+  });
+
+  it("holds at most FEED_LIMIT items, the newest", async () => {
+    const items = (await new Parser().parseString(await feedText(limited.url))).items;
+    expect(items.map((i) => i.guid)).toEqual(
+      publishedAt(NOW0)
+        .slice(0, 2)
+        .map((e) => e.id),
+    );
+    expect(publishedAt(NOW0).length).toBeGreaterThan(2);
+  });
+});
