@@ -8,8 +8,7 @@
 // clock and errors by construction; an API error becomes a tool error carrying the envelope.
 // search_episodes asks the search index (./search.ts). Every tool call counts in the client's
 // metadata rate-limit bucket; the protocol's own messages (initialize, tools/list) do not.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { z } from "zod";
@@ -25,6 +24,21 @@ import { EpisodeSearch, SearchUnavailable } from "./search.ts";
 
 /** A JSON-RPC message or batch past this is refused 413 before it is parsed. */
 export const MCP_MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The SDK, loaded on the first POST /mcp: ~17 MB resident in a Node process that may never serve
+ * MCP (docs/performance.md#request-path-at-scale). Bundlers inline the dynamic import (Workers).
+ */
+async function importSdk() {
+  const [{ McpServer }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/mcp.js"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+  ]);
+  return { McpServer, WebStandardStreamableHTTPServerTransport };
+}
+type Sdk = Awaited<ReturnType<typeof importSdk>>;
+let sdkLoading: Promise<Sdk> | null = null;
+const loadSdk = (): Promise<Sdk> => (sdkLoading ??= importSdk().catch((e: unknown) => ((sdkLoading = null), Promise.reject(e))));
 export const SEARCH_LIMIT_DEFAULT = 10;
 export const SEARCH_LIMIT_MAX = 50;
 
@@ -98,8 +112,8 @@ export function createMcpRoute(deps: McpDeps): RouteHandler {
     return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: { ...envelope.error, ...more } }) }] };
   };
 
-  function server(origin: string, clientIp: string, signal: AbortSignal): McpServer {
-    const mcp = new McpServer({ name: deps.name, version: "1.0.0" }, { capabilities: { tools: {} }, jsonSchemaValidator: NO_SCHEMA_VALIDATION });
+  function server(sdk: Sdk, origin: string, clientIp: string, signal: AbortSignal): McpServer {
+    const mcp = new sdk.McpServer({ name: deps.name, version: "1.0.0" }, { capabilities: { tools: {} }, jsonSchemaValidator: NO_SCHEMA_VALIDATION });
 
     /** Counts the call in the metadata bucket, then runs it; past the limit, a tool error saying when to retry. */
     async function counted(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
@@ -174,8 +188,9 @@ export function createMcpRoute(deps: McpDeps): RouteHandler {
       const value = req.headers.get(name);
       if (value !== null) headers.set(name, value);
     }
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const mcp = server(at.url.origin, at.clientIp ?? "unknown", req.signal);
+    const sdk = await loadSdk();
+    const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const mcp = server(sdk, at.url.origin, at.clientIp ?? "unknown", req.signal);
     try {
       await mcp.connect(transport);
       const answer = await transport.handleRequest(new Request(at.url.href, { method: "POST", headers, body }));
