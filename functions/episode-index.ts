@@ -47,7 +47,7 @@ class Sequence {
    * is the cursor position; the since bound ends the walk where no later episode can match.
    */
   page(now: number, after: OrderKey | null, since: number | null, limit: number): { items: IndexEntry[]; more: boolean } {
-    const published = this.search((k) => this.entry(k).p <= now);
+    const published = this.firstPublished(now);
     const resume = after === null ? 0 : this.search((k) => compareOrder(orderKeyOf(this.entry(k)), after) > 0);
     const end = since === null ? this.at.length : this.search((k) => this.suffixMaxS[k]! < since);
     const items: IndexEntry[] = [];
@@ -60,10 +60,23 @@ class Sequence {
     return { items, more: false };
   }
 
+  /** The position of the newest published episode (the length when none is). */
+  firstPublished(now: number): number {
+    return this.search((k) => this.entry(k).p <= now);
+  }
+
   /** The newest published episode, if any. */
   latest(now: number): IndexEntry | null {
-    const k = this.search((i) => this.entry(i).p <= now);
+    const k = this.firstPublished(now);
     return k < this.at.length ? this.entry(k) : null;
+  }
+
+  /** How many episodes are published, and `limit` of them from the `offset`-th on (0 the newest). */
+  published(now: number, offset: number, limit: number): { total: number; items: IndexEntry[] } {
+    const first = this.firstPublished(now);
+    const items: IndexEntry[] = [];
+    for (let k = first + offset; k < this.at.length && items.length < limit; k++) items.push(this.entry(k));
+    return { total: this.at.length - first, items };
   }
 }
 
@@ -114,6 +127,11 @@ export class EpisodeIndex {
 
   latest(now: number): IndexEntry | null {
     return this.all.latest(now);
+  }
+
+  /** The archive's view: how many episodes are published, and `limit` of them from `offset` on, newest first. */
+  published(now: number, offset: number, limit: number): { total: number; items: IndexEntry[] } {
+    return this.all.published(now, offset, limit);
   }
 }
 

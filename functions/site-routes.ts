@@ -17,6 +17,7 @@ import type { EpisodeIndex } from "./episode-index.ts";
 import { baseHeaders, bodyResponse, CACHE, errorResponse, TYPES, withHeaders, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
 import { ByteLru } from "./lru.ts";
 import type { Asset, AssetStore, Compress, EtagFunction } from "./ports.ts";
+import { perPublishedSet } from "./published-set.ts";
 import { composedAsset, type ComposedAsset } from "./representations.ts";
 import type { RouteArgs, RouteHandler } from "./router.ts";
 
@@ -68,21 +69,6 @@ const ARCHIVE_CACHE_BYTES = 4 * 1024 * 1024;
 /** An archive page number as its links write it: no sign, no leading zero, at most 9 digits. */
 const PAGE_NUMBER = /^[1-9][0-9]{0,8}$/;
 
-/**
- * The position of the first published episode in the index's list order: published episodes are
- * its suffix (publishedAt descending), so a binary search finds it; then any page is a slice.
- */
-function firstPublished(episodes: readonly IndexEntry[], now: number): number {
-  let lo = 0;
-  let hi = episodes.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (episodes[mid]!.p <= now) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -91,8 +77,6 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
   const { siteUrl, baseUrl } = index.data;
   const csp = contentSecurityPolicies(siteUrl, baseUrl, deps.mediaSources);
   const origins = { siteUrl, baseUrl };
-  /** The home page for one set of published episodes, keyed by the newest of them. */
-  let homeCache: { key: string; body: Uint8Array; etag: string } | null = null;
   /**
    * Archive pages, keyed by page number and how many episodes are published: published episodes
    * are a suffix of the index's list order, so that count names the set a page is cut from.
@@ -143,30 +127,30 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     return composedAsset(fill(decoder.decode(template.body)), etag, deps.compress);
   }
 
+  /** The home page, composed once per set of published episodes (./published-set.ts). */
+  const homePage = perPublishedSet(index, now, async (at) => {
+    const episodes = await resources(index.page(at, null, null, null, HOME_LIMIT).items);
+    return composed(SITE_FILES.home, (t) => t.replace(HOME_MARKER, homeList(episodes)));
+  });
+
   async function home(req: ShimRequest, ctx: ResponseContext): Promise<ShimResponse> {
-    const latest = index.latest(now());
-    const key = latest?.id ?? "";
-    if (homeCache === null || homeCache.key !== key) {
-      const episodes = await resources(index.page(now(), null, null, null, HOME_LIMIT).items);
-      homeCache = { key, ...(await composed(SITE_FILES.home, (t) => t.replace(HOME_MARKER, homeList(episodes)))) };
-    }
-    return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), homeCache.body, homeCache.etag, TYPES.html, CACHE.list);
+    const page = await homePage();
+    return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), page.body, page.etag, TYPES.html, CACHE.list);
   }
 
   /** Archive page `?page=N` (1 when absent): the styled 404 past the last page or for anything but a plain positive number. */
   async function archive(req: ShimRequest, ctx: ResponseContext, at: RouteArgs): Promise<ShimResponse> {
     const raw = at.url.searchParams.get("page");
     const n = raw === null ? 1 : PAGE_NUMBER.test(raw) ? Number(raw) : 0;
-    const episodes = index.data.episodes;
-    const first = firstPublished(episodes, now());
-    const published = episodes.length - first;
+    const time = now();
+    const published = index.published(time, 0, 0).total;
     const pages = archivePageCount(published);
     if (n < 1 || n > pages) return notFound(req, ctx);
     const key = `${published}:${n}`;
     let cached = archiveCache.get(key);
     if (cached === undefined) {
-      const start = first + (n - 1) * ARCHIVE_PAGE_SIZE;
-      const parts = archiveParts(await resources(episodes.slice(start, start + ARCHIVE_PAGE_SIZE)), n, pages, siteUrl);
+      const { items } = index.published(time, (n - 1) * ARCHIVE_PAGE_SIZE, ARCHIVE_PAGE_SIZE);
+      const parts = archiveParts(await resources(items), n, pages, siteUrl);
       cached = await composed(SITE_FILES.archive, (t) =>
         t
           .replace(`<title>${ARCHIVE_TITLE}`, `<title>${escapeHtml(parts.title)}`)

@@ -1,7 +1,7 @@
 // The feed and the crawler surfaces as routes of the shim (docs/api.md#feed, docs/api.md#crawlers):
 // /feed.xml, /sitemap.xml, /robots.txt and /llms.txt. The feed and the sitemap follow the
 // publication clock: each is composed, hashed and kept once per set of published episodes, like the
-// home page (./site-routes.ts), so a scheduled episode enters them at its time without a rebuild and
+// home page (./published-set.ts), so a scheduled episode enters them at its time without a rebuild and
 // an unchanged set costs a comparison. Every answer goes through bodyResponse: ETag and 304, CORS,
 // HEAD. Portable: no Node or Workers imports.
 import { episodeFile, BUILD_FILES } from "../src/shared/layout.ts";
@@ -14,6 +14,7 @@ import { feedXml, type FeedChannel } from "./feed.ts";
 import type { EpisodeIndex } from "./episode-index.ts";
 import { bodyResponse, CACHE, licenseLink, TYPES, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
 import type { Asset, AssetStore, Compress, EtagFunction } from "./ports.ts";
+import { perPublishedSet } from "./published-set.ts";
 import { composedAsset } from "./representations.ts";
 import type { RouteHandler } from "./router.ts";
 
@@ -70,20 +71,6 @@ export function createSurfaceRoutes(deps: SurfaceRoutesDeps): { routes: Record<S
     };
   }
 
-  /**
-   * Composed once per set of published episodes. Published episodes are a prefix of the list
-   * order, newest first, so the newest one's id names the set.
-   */
-  function perPublishedSet(compose: (at: number) => Promise<Asset>): () => Promise<Asset> {
-    let slot: { key: string; asset: Asset } | null = null;
-    return async () => {
-      const at = now();
-      const key = index.latest(at)?.id ?? "";
-      if (slot?.key !== key) slot = { key, asset: await compose(at) };
-      return slot.asset;
-    };
-  }
-
   const podcast = once(async (): Promise<Podcast> => podcastSchema.parse(JSON.parse(decoder.decode((await load(BUILD_FILES.show)).body))));
 
   const channel = once(async (): Promise<FeedChannel> => {
@@ -100,13 +87,13 @@ export function createSurfaceRoutes(deps: SurfaceRoutesDeps): { routes: Record<S
     return out;
   }
 
-  const feed = perPublishedSet(async (at) => {
+  const feed = perPublishedSet(index, now, async (at) => {
     const items = index.page(at, null, null, null, feedLimit).items;
     const bodies = await bodiesOf(items);
     return composed(feedXml(await channel(), items.map((entry, i) => ({ entry, episode: bodies[i]! }))));
   });
 
-  const sitemap = perPublishedSet((at) => composed(sitemapXml(origins, index.page(at, null, null, null, Number.MAX_SAFE_INTEGER).items)));
+  const sitemap = perPublishedSet(index, now, (at) => composed(sitemapXml(origins, index.page(at, null, null, null, Number.MAX_SAFE_INTEGER).items)));
   const robots = once(() => composed(robotsTxt(origins)));
   const llms = once(async () => composed(llmsTxt(await podcast(), origins, termsUrl, feedLimit)));
 

@@ -1,8 +1,8 @@
 // `npm run publish -- <folder>`: one episode from a folder to the site, in an order that leaves
 // nothing half-written (docs/deploy.md#publishing-an-episode):
-//   1. validate the folder and measure the MP3 (validate.ts, mp3-facts.ts); --dry-run stops here;
-//   2. s3 mode: upload the MP3, or skip it when the same bytes are there (upload.ts);
-//   3. write the folder into CONTENT_DIR/episodes, atomically (episode-folder.ts);
+//   1. validate the folder and measure the MP3 (src/publish/validate.ts, src/publish/mp3-facts.ts); --dry-run stops here;
+//   2. s3 mode: upload the MP3, or skip it when the same bytes are there (src/publish/upload.ts);
+//   3. write the folder into CONTENT_DIR/episodes, atomically (src/publish/episode-folder.ts);
 //   4. `npm run build`, then with --deploy `npm run deploy -- --no-build`.
 // A failure in 3 or 4 takes the folder back out, so a retry of the same command starts clean (an
 // uploaded object stays: the retry finds it and skips the upload).
@@ -85,7 +85,7 @@ export async function publish(opts: PublishOptions): Promise<PublishResult> {
     throw new Error(`CONTENT_DIR ${shown(config.contentDir)} has no podcast.json: is it the show's content folder?`);
   }
 
-  // Ctrl-C stops the upload (upload.ts) and, between steps, everything after it.
+  // Ctrl-C stops the upload (src/publish/upload.ts) and, between steps, everything after it.
   const checkpoint = (what: string) => {
     if (opts.signal?.aborted) throw new Error(`interrupted before ${what}: nothing was written`);
   };

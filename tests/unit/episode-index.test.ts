@@ -148,6 +148,13 @@ describe("the publication clock", () => {
     expect(idx.latest(T0 + 99 * DAY)?.n).toBe(5);
   });
 
+  it("published counts the published episodes and slices them newest first (the archive's pages)", () => {
+    expect(idx.published(T0, 0, 50)).toEqual({ total: 0, items: [] });
+    expect(idx.published(T0 + 3 * DAY, 0, 2).items.map((e) => e.n)).toEqual([3, 2]);
+    expect(idx.published(T0 + 3 * DAY, 2, 2)).toEqual({ total: 3, items: [entries[0]] });
+    expect(idx.published(T0 + 99 * DAY, 5, 2)).toEqual({ total: 5, items: [] });
+  });
+
   it("a media key resolves only to a published episode that owns it", () => {
     const withAudio = indexOf([entry(1, { audio: { key: `${uuid(1)}.mp3`, bytes: 10, etag: '"x"' } }), entry(2)]);
     expect(withAudio.byMediaKey(`${uuid(1)}.mp3`, T0 + DAY)?.n).toBe(1);
