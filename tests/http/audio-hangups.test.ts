@@ -4,7 +4,8 @@
 // handles are visible to process.getActiveResourcesInfo() and its open files in /proc/self/fd.
 // Node only: on the edge the audio streams from R2 in another process.
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readlinkSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { openFilesUnder } from "../support/open-files.ts";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
@@ -43,15 +44,9 @@ function watched(r: Record<string, number>): Record<string, number> {
   return Object.fromEntries(WATCHED.map((t) => [t, r[t] ?? 0]));
 }
 
-/** Open descriptors of this process that point at an .mp3 file. */
+/** Open descriptors of this process that point at this site's .mp3 files. */
 function openAudio(): number {
-  return readdirSync("/proc/self/fd").filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`).endsWith(".mp3");
-    } catch {
-      return false;
-    }
-  }).length;
+  return openFilesUnder(site.distDir, ".mp3");
 }
 
 /** Starts one download on a raw socket and resolves once its first bytes arrived; the socket then stops reading. */

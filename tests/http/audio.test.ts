@@ -1,7 +1,8 @@
 // GET /v1/episodes/<ref>/audio and the direct audioUrl /media/<file> (docs/api.md#get-v1episodesrefaudio, docs/api.md#get-mediafile): whole file,
 // single and multiple ranges (RFC 9110 §14), 416, If-Range, HEAD, Content-Disposition, byte-exact.
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, readdirSync, readlinkSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { openFilesUnder } from "../support/open-files.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { strongEtag } from "../../src/shared/etag.ts";
@@ -108,14 +109,7 @@ describe("GET /v1/episodes/<ref>/audio: whole file", () => {
 
   it.skipIf(!existsSync("/proc/self/fd"))("stops reading the file when the client hangs up mid-download", async () => {
     // The server runs in this process: its open audio files are visible in /proc/self/fd.
-    const openAudio = () =>
-      readdirSync("/proc/self/fd").filter((fd) => {
-        try {
-          return readlinkSync(`/proc/self/fd/${fd}`).endsWith(".mp3");
-        } catch {
-          return false;
-        }
-      }).length;
+    const openAudio = () => openFilesUnder(site.distDir, ".mp3");
     expect(openAudio()).toBe(0);
     const aborts = Array.from({ length: 4 }, () => new AbortController());
     for (const abort of aborts) {
