@@ -15,7 +15,7 @@ import { BUILD_FILES, MEDIA_DIR } from "../shared/layout.ts";
 import { nodeEtag } from "../shared/node-etag.ts";
 import { writeState } from "./build-state.ts";
 import { fileBudgetProblem, uploadFiles } from "./file-budget.ts";
-import { precompress, type PrecompressResult } from "./precompress.ts";
+import { Precompressor } from "./precompress.ts";
 import { writeSearchIndex } from "./search-index.ts";
 import { loadSite, prepareSite, type Site } from "./site.ts";
 import { stampOf } from "./stamp.ts";
@@ -56,7 +56,8 @@ function writtenFiles(site: Site, files: string[]): string[] {
 
 export function finishBuild(): AstroIntegration {
   let dist = "";
-  let writerCompression: Promise<PrecompressResult> | null = null;
+  /** The compressing threads (src/generate/precompress.ts), fed from the first file written to the last. */
+  let compression: Precompressor | null = null;
   /** The search index's term vectors between builds (src/generate/search-cache.ts), in Astro's cache folder. */
   let searchCache = "";
   return {
@@ -67,10 +68,10 @@ export function finishBuild(): AstroIntegration {
         searchCache = path.join(fileURLToPath(config.cacheDir), "search-vectors.bin");
       },
       "astro:build:start": async ({ logger }) => {
-        const site = await prepareSite(dist, cleanRequested());
-        // The writer's files are compressed while Astro renders the pages: two files at a time on
-        // libuv's pool, which leaves Astro's writes threads of their own and puts the second core to work.
-        writerCompression = precompress(dist, [...site.etags.keys()], 2);
+        // The writer's files are compressed as they are written, while the content is read and
+        // Astro renders: the other cores' work, off the main thread's critical path.
+        const pool = (compression = new Precompressor(dist));
+        const site = await prepareSite(dist, cleanRequested(), (rel) => pool.add([rel]));
         for (const w of site.warnings) logger.warn(w);
         logger.info(
           site.clean
@@ -97,11 +98,10 @@ export function finishBuild(): AstroIntegration {
         // compressible file this build wrote (an unchanged episode's variants are still valid).
         // They are not files of the manifest: their ETags derive from the plain file's.
         const started = performance.now();
-        const early = await writerCompression!;
-        const made = await precompress(dist, written.filter((rel) => !site.etags.has(rel)));
-        logger.info(
-          `compressed ${early.files + made.files} files into ${early.variants + made.variants} variants (${made.files} after the pages, in ${Math.round(performance.now() - started)} ms)`,
-        );
+        const pages = written.filter((rel) => !site.etags.has(rel));
+        compression!.add(pages);
+        const made = await compression!.done();
+        logger.info(`compressed ${made.files} files into ${made.variants} variants (${pages.length} written by Astro; ${Math.round(performance.now() - started)} ms after the pages)`);
 
         const previous = site.clean ? {} : readManifest(dist);
         const fresh = new Set(written);

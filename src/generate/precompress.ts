@@ -5,16 +5,17 @@
 // file never keeps an older variant. The Node entry serves these files as they are; a Cloudflare
 // deploy never uploads them (src/generate/file-budget.ts), the Worker lets the runtime encode.
 //
-// The work runs on libuv's thread pool (node:zlib's asynchronous calls): a pool of threads the
-// process already has, used by up to PARALLEL files at a time, so every core compresses without
-// worker_threads to start or code to load into them. Levels: src/shared/node-compress.ts.
-import { readFile, rm, writeFile } from "node:fs/promises";
+// The work runs in a pool of worker threads, one per core (src/generate/precompress-worker.ts),
+// fed in batches as the build writes: the writer's API bodies while the content is still being
+// read and Astro renders, the pages once they are written. node:zlib's asynchronous calls on
+// libuv's pool cost the main thread as much as the compression itself (stream callbacks per
+// chunk) and stalled whenever Astro kept it busy: 63 s of a 100 s build at 10,000 episodes went
+// waiting for them (docs/performance.md). Levels: src/shared/node-compress.ts.
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import { contentTypeOf } from "../../functions/content-type.ts";
 import { compressible } from "../../functions/http.ts";
-import { CODING_SUFFIX, CODINGS } from "../shared/etag.ts";
-import { compressAsync } from "../shared/node-compress.ts";
 
 export interface PrecompressResult {
   /** Compressible files read. */
@@ -26,33 +27,86 @@ export interface PrecompressResult {
   bytesOut: number;
 }
 
-/** Files in flight: enough to keep libuv's pool (4 threads by default, UV_THREADPOOL_SIZE) and the disk busy. */
-const PARALLEL = Math.max(4, 2 * availableParallelism());
+/** Files per message: large enough that messages cost nothing, small enough to share the work evenly. */
+const BATCH = 64;
 
-/**
- * Writes the .br and .gz variants of the compressible files among `files` (dist-relative paths),
- * `parallel` files at a time (fewer leave threads of the pool to others, such as Astro's writes).
- */
-export async function precompress(dist: string, files: readonly string[], parallel = PARALLEL): Promise<PrecompressResult> {
-  const todo = files.filter((rel) => compressible(contentTypeOf(rel)));
-  const result: PrecompressResult = { files: todo.length, variants: 0, bytesIn: 0, bytesOut: 0 };
-  let next = 0;
-  async function worker(): Promise<void> {
-    while (next < todo.length) {
-      const file = path.join(dist, todo[next++]!);
-      const body = await readFile(file);
-      result.bytesIn += body.byteLength;
-      for (const coding of CODINGS) {
-        const encoded = await compressAsync(body, coding);
-        const target = file + CODING_SUFFIX[coding];
-        if (encoded.byteLength < body.byteLength) {
-          await writeFile(target, encoded);
-          result.variants++;
-          result.bytesOut += encoded.byteLength;
-        } else await rm(target, { force: true });
-      }
+/** A pool of compressing threads that files are added to as they are written; `done` waits for all. */
+export class Precompressor {
+  private readonly queue: string[][] = [];
+  private readonly idle: Worker[] = [];
+  private readonly workers: Worker[] = [];
+  private readonly result: PrecompressResult = { files: 0, variants: 0, bytesIn: 0, bytesOut: 0 };
+  private pending: string[] = [];
+  private busy = 0;
+  private failure: Error | null = null;
+  private settle: (() => void) | null = null;
+
+  constructor(
+    private readonly dist: string,
+    threads = availableParallelism(),
+  ) {
+    for (let i = 0; i < Math.max(1, threads); i++) {
+      const worker = new Worker(new URL("./precompress-worker.ts", import.meta.url));
+      worker.on("message", (done: PrecompressResult) => {
+        this.busy--;
+        for (const k of ["files", "variants", "bytesIn", "bytesOut"] as const) this.result[k] += done[k];
+        this.idle.push(worker);
+        this.dispatch();
+      });
+      worker.on("error", (error) => {
+        this.failure ??= error;
+        this.busy = 0;
+        this.settle?.();
+      });
+      // Until `done`, the threads do not keep the process alive: a build that fails on the way exits.
+      worker.unref();
+      this.workers.push(worker);
+      this.idle.push(worker);
     }
   }
-  await Promise.all(Array.from({ length: Math.min(parallel, todo.length) }, worker));
-  return result;
+
+  /** Files written to dist/ (dist-relative paths); those of compressible types are queued. */
+  add(files: Iterable<string>): void {
+    for (const rel of files) {
+      if (!compressible(contentTypeOf(rel))) continue;
+      this.pending.push(path.join(this.dist, rel));
+      if (this.pending.length === BATCH) this.flush();
+    }
+    this.dispatch();
+  }
+
+  private flush(): void {
+    if (this.pending.length > 0) this.queue.push(this.pending), (this.pending = []);
+  }
+
+  private dispatch(): void {
+    while (this.idle.length > 0 && this.queue.length > 0) {
+      this.busy++;
+      this.idle.pop()!.postMessage(this.queue.shift()!);
+    }
+    if (this.busy === 0 && this.queue.length === 0) this.settle?.();
+  }
+
+  /** Compresses what is left, stops the threads and says what the pool did. */
+  async done(): Promise<PrecompressResult> {
+    this.flush();
+    for (const w of this.workers) w.ref();
+    try {
+      await new Promise<void>((resolve) => {
+        this.settle = resolve;
+        this.dispatch();
+      });
+    } finally {
+      await Promise.all(this.workers.map((w) => w.terminate()));
+    }
+    if (this.failure !== null) throw this.failure;
+    return { ...this.result };
+  }
+}
+
+/** Writes the .br and .gz variants of the compressible files among `files` (dist-relative paths). */
+export function precompress(dist: string, files: readonly string[], threads?: number): Promise<PrecompressResult> {
+  const pool = new Precompressor(dist, threads);
+  pool.add(files);
+  return pool.done();
 }

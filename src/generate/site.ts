@@ -111,6 +111,8 @@ interface WriteContext {
   dist: string;
   /** The strong ETag of every file the writer wrote, for the manifest: no need to read them back. */
   etags: Map<string, string>;
+  /** Told of each file once written (the build compresses it while the rest goes on). */
+  written: (rel: string) => void;
 }
 
 const madeDirs = new Set<string>();
@@ -122,6 +124,7 @@ function writeOutput(ctx: WriteContext, rel: string, body: string): void {
   const bytes = Buffer.from(body);
   writeFileSync(abs, bytes);
   ctx.etags.set(rel, nodeEtag(bytes));
+  ctx.written(rel);
 }
 
 /**
@@ -197,7 +200,7 @@ function emptyDist(dist: string): void {
   mkdirSync(dist, { recursive: true });
 }
 
-async function prepare(config: BuildConfig, dist: string, forceClean: boolean): Promise<Site> {
+async function prepare(config: BuildConfig, dist: string, forceClean: boolean, written: (rel: string) => void): Promise<Site> {
   const problems: string[] = [];
   const warnings: string[] = [];
   const show = readPodcast(config.contentDir, problems);
@@ -212,7 +215,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean): 
   if (previous === null) emptyDist(dist);
 
   madeDirs.clear();
-  const ctx: WriteContext = { config, podcast, dist, etags: new Map() };
+  const ctx: WriteContext = { config, podcast, dist, etags: new Map(), written };
   const records = new Map<string, EpisodeRecord>();
   const kept = new Set<string>();
   const render = new Set<string>();
@@ -260,10 +263,11 @@ const shared = globalThis as { [SITE_KEY]?: Promise<Site> };
 
 /**
  * Prepares this build process's site: reads content/, writes the changed episodes' bodies to
- * `dist`, decides what Astro renders. `clean` forces a clean build (`npm run build -- --clean`).
+ * `dist`, decides what Astro renders. `clean` forces a clean build (`npm run build -- --clean`);
+ * `written` hears of each file the writer wrote, as soon as it is on disk.
  */
-export function prepareSite(dist: string, clean: boolean): Promise<Site> {
-  const site = prepare(buildConfig(), dist, clean);
+export function prepareSite(dist: string, clean: boolean, written: (rel: string) => void = () => {}): Promise<Site> {
+  const site = prepare(buildConfig(), dist, clean, written);
   shared[SITE_KEY] = site;
   return site;
 }

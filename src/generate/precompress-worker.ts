@@ -1,0 +1,28 @@
+// One thread of the build's compression pool (src/generate/precompress.ts). It is given batches of
+// files by absolute path and, for each, writes `<file>.br` and `<file>.gz` when smaller than the
+// file, or removes an older variant that would not be. Everything here is synchronous: the thread
+// has nothing else to do, and the synchronous calls skip the stream machinery and event-loop hops of
+// node:zlib's asynchronous API, which kept the build's main thread busy (docs/performance.md).
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { parentPort } from "node:worker_threads";
+import { CODING_SUFFIX, CODINGS } from "../shared/etag.ts";
+import { compressSync } from "../shared/node-compress.ts";
+import type { PrecompressResult } from "./precompress.ts";
+
+parentPort!.on("message", (files: string[]) => {
+  const done: PrecompressResult = { files: files.length, variants: 0, bytesIn: 0, bytesOut: 0 };
+  for (const file of files) {
+    const body = readFileSync(file);
+    done.bytesIn += body.byteLength;
+    for (const coding of CODINGS) {
+      const encoded = compressSync(body, coding);
+      const target = file + CODING_SUFFIX[coding];
+      if (encoded.byteLength < body.byteLength) {
+        writeFileSync(target, encoded);
+        done.variants++;
+        done.bytesOut += encoded.byteLength;
+      } else rmSync(target, { force: true });
+    }
+  }
+  parentPort!.postMessage(done);
+});
