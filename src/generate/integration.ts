@@ -71,7 +71,7 @@ export function finishBuild(): AstroIntegration {
         // The writer's files are compressed as they are written, while the content is read and
         // Astro renders: the other cores' work, off the main thread's critical path.
         const pool = (compression = new Precompressor(dist));
-        const site = await prepareSite(dist, cleanRequested(), (rel) => pool.add([rel]));
+        const site = await prepareSite(dist, cleanRequested(), pool);
         for (const w of site.warnings) logger.warn(w);
         logger.info(
           site.clean
@@ -98,10 +98,10 @@ export function finishBuild(): AstroIntegration {
         // compressible file this build wrote (an unchanged episode's variants are still valid).
         // They are not files of the manifest: their ETags derive from the plain file's.
         const started = performance.now();
-        const pages = written.filter((rel) => !site.etags.has(rel));
-        compression!.add(pages);
+        const rest = written.filter((rel) => !compression!.has(rel));
+        compression!.add(rest);
         const made = await compression!.done();
-        logger.info(`compressed ${made.files} files into ${made.variants} variants (${pages.length} written by Astro; ${Math.round(performance.now() - started)} ms after the pages)`);
+        logger.info(`compressed ${made.files} files into ${made.variants} variants (${rest.length} read back after the pages; ${Math.round(performance.now() - started)} ms after the pages)`);
 
         const previous = site.clean ? {} : readManifest(dist);
         const fresh = new Set(written);

@@ -7,7 +7,8 @@
 //
 // The work runs in a pool of worker threads, one per core (src/generate/precompress-worker.ts),
 // fed in batches as the build writes: the writer's API bodies while the content is still being
-// read and Astro renders, the pages once they are written. node:zlib's asynchronous calls on
+// read and Astro renders (read back from disk), the episode pages with their bytes as Astro renders
+// them (src/middleware.ts), the few other files once the pages are written. node:zlib's asynchronous calls on
 // libuv's pool cost the main thread as much as the compression itself (stream callbacks per
 // chunk) and stalled whenever Astro kept it busy: 63 s of a 100 s build at 10,000 episodes went
 // waiting for them (docs/performance.md). Levels: src/shared/node-compress.ts.
@@ -27,77 +28,111 @@ export interface PrecompressResult {
   bytesOut: number;
 }
 
+/** One file to compress: its absolute path, and its bytes when the caller has them in hand. */
+export interface PrecompressJob {
+  file: string;
+  bytes?: Uint8Array;
+}
+
 /** Files per message: large enough that messages cost nothing, small enough to share the work evenly. */
 const BATCH = 64;
+/**
+ * Bytes handed over and not yet compressed, at most: past it `offer` declines and the file is
+ * compressed from disk after the pages, so a build whose pages outrun the threads holds no more.
+ */
+const HELD_BYTES = 64 * 1024 * 1024;
 
-/** A pool of compressing threads that files are added to as they are written; `done` waits for all. */
+/**
+ * A pool of compressing threads that files are added to as they are written; `done` waits for all.
+ * A batch is posted to a thread as soon as it is full, to the thread with the fewest batches
+ * outstanding, and waits in that thread's own message queue: the threads never wait for the main
+ * thread, which the build keeps busy for seconds at a time without a turn of its event loop (it
+ * hears of finished batches only then).
+ */
 export class Precompressor {
-  private readonly queue: string[][] = [];
-  private readonly idle: Worker[] = [];
-  private readonly workers: Worker[] = [];
+  /** Every file handed over (dist-relative), so the last pass hands none twice. */
+  private readonly given = new Set<string>();
+  /** Bytes handed over with files and not yet reported compressed. */
+  private held = 0;
+  private readonly workers: { thread: Worker; outstanding: number }[] = [];
   private readonly result: PrecompressResult = { files: 0, variants: 0, bytesIn: 0, bytesOut: 0 };
-  private pending: string[] = [];
-  private busy = 0;
+  private pending: PrecompressJob[] = [];
   private failure: Error | null = null;
   private settle: (() => void) | null = null;
+  private readonly dist: string;
 
-  constructor(
-    private readonly dist: string,
-    threads = availableParallelism(),
-  ) {
+  constructor(dist: string, threads = availableParallelism()) {
+    this.dist = dist;
     for (let i = 0; i < Math.max(1, threads); i++) {
-      const worker = new Worker(new URL("./precompress-worker.ts", import.meta.url));
-      worker.on("message", (done: PrecompressResult) => {
-        this.busy--;
+      const worker = { thread: new Worker(new URL("./precompress-worker.ts", import.meta.url)), outstanding: 0 };
+      worker.thread.on("message", (done: PrecompressResult & { held: number }) => {
+        worker.outstanding--;
+        this.held -= done.held;
         for (const k of ["files", "variants", "bytesIn", "bytesOut"] as const) this.result[k] += done[k];
-        this.idle.push(worker);
-        this.dispatch();
+        this.check();
       });
-      worker.on("error", (error) => {
+      worker.thread.on("error", (error: Error) => {
         this.failure ??= error;
-        this.busy = 0;
-        this.settle?.();
+        worker.outstanding = 0;
+        this.check();
       });
       // Until `done`, the threads do not keep the process alive: a build that fails on the way exits.
-      worker.unref();
+      worker.thread.unref();
       this.workers.push(worker);
-      this.idle.push(worker);
     }
   }
 
-  /** Files written to dist/ (dist-relative paths); those of compressible types are queued. */
+  /** Files written to dist/ (dist-relative paths), to be read back: those of compressible types are queued. */
   add(files: Iterable<string>): void {
-    for (const rel of files) {
-      if (!compressible(contentTypeOf(rel))) continue;
-      this.pending.push(path.join(this.dist, rel));
-      if (this.pending.length === BATCH) this.flush();
-    }
-    this.dispatch();
+    for (const rel of files) this.enqueue(rel);
   }
 
-  private flush(): void {
-    if (this.pending.length > 0) this.queue.push(this.pending), (this.pending = []);
+  /**
+   * A file about to be written, with its bytes: queued with them unless the pool already holds
+   * HELD_BYTES. Says whether it was taken; a file declined is to be `add`ed once on disk.
+   */
+  offer(rel: string, bytes: Uint8Array): boolean {
+    if (this.held + bytes.byteLength > HELD_BYTES) return false;
+    if (this.enqueue(rel, bytes)) this.held += bytes.byteLength;
+    return true;
   }
 
-  private dispatch(): void {
-    while (this.idle.length > 0 && this.queue.length > 0) {
-      this.busy++;
-      this.idle.pop()!.postMessage(this.queue.shift()!);
-    }
-    if (this.busy === 0 && this.queue.length === 0) this.settle?.();
+  /** Whether a file was handed over already. */
+  has(rel: string): boolean {
+    return this.given.has(rel);
+  }
+
+  private enqueue(rel: string, bytes?: Uint8Array): boolean {
+    this.given.add(rel);
+    if (!compressible(contentTypeOf(rel))) return false;
+    this.pending.push({ file: path.join(this.dist, rel), bytes });
+    if (this.pending.length === BATCH) this.post();
+    return true;
+  }
+
+  private post(): void {
+    if (this.pending.length === 0) return;
+    const worker = this.workers.reduce((a, b) => (b.outstanding < a.outstanding ? b : a));
+    worker.outstanding++;
+    worker.thread.postMessage(this.pending);
+    this.pending = [];
+  }
+
+  private check(): void {
+    if (this.failure !== null || this.workers.every((w) => w.outstanding === 0)) this.settle?.();
   }
 
   /** Compresses what is left, stops the threads and says what the pool did. */
   async done(): Promise<PrecompressResult> {
-    this.flush();
-    for (const w of this.workers) w.ref();
+    this.post();
+    for (const w of this.workers) w.thread.ref();
     try {
       await new Promise<void>((resolve) => {
         this.settle = resolve;
-        this.dispatch();
+        this.check();
       });
     } finally {
-      await Promise.all(this.workers.map((w) => w.terminate()));
+      await Promise.all(this.workers.map((w) => w.thread.terminate()));
     }
     if (this.failure !== null) throw this.failure;
     return { ...this.result };

@@ -51,8 +51,12 @@ export interface Site {
   key: string;
   /** Refs whose episode page and player Astro renders in this build. */
   render: Set<string>;
-  /** Strong ETags of the files the writer wrote in this build (the manifest reads no file twice). */
+  /** Strong ETags of the files the writer wrote and the pages handed over (`takePage`) in this build: the manifest reads no file twice. */
   etags: Map<string, string>;
+  /** Where the build's outputs go besides dist/: its compression (src/generate/precompress.ts). */
+  outputs: OutputSink;
+  /** The episode pages and players this build renders, dist-relative: the pages `takePage` takes. */
+  pageFiles: Set<string>;
   index: BuildIndex;
   discovery: DiscoveryDocument;
   warnings: string[];
@@ -105,14 +109,21 @@ export function checkBody<T>(schema: z.ZodType<T>, value: unknown, what: string)
   return result.data;
 }
 
+/** What the build does with its outputs besides writing them: src/generate/precompress.ts's pool compresses them. */
+export interface OutputSink {
+  /** Files on disk (dist-relative). */
+  add(files: Iterable<string>): void;
+  /** A file with its bytes, before it is written; false when declined (then `add` it once written). */
+  offer(rel: string, bytes: Uint8Array): boolean;
+}
+
 interface WriteContext {
   config: BuildConfig;
   podcast: Podcast;
   dist: string;
   /** The strong ETag of every file the writer wrote, for the manifest: no need to read them back. */
   etags: Map<string, string>;
-  /** Told of each file once written (the build compresses it while the rest goes on). */
-  written: (rel: string) => void;
+  outputs: OutputSink;
 }
 
 const madeDirs = new Set<string>();
@@ -124,7 +135,7 @@ function writeOutput(ctx: WriteContext, rel: string, body: string): void {
   const bytes = Buffer.from(body);
   writeFileSync(abs, bytes);
   ctx.etags.set(rel, nodeEtag(bytes));
-  ctx.written(rel);
+  ctx.outputs.add([rel]);
 }
 
 /**
@@ -184,15 +195,18 @@ function writeEpisode(ctx: WriteContext, source: LoadedEpisode, fingerprint: str
 
 /**
  * Empties the output folder of a clean build (Astro is told not to: astro.config.mjs). The old
- * folder is renamed aside and deleted by a detached process: deleting 60,000 files took longer
- * than building them again (docs/performance.md).
+ * folder is renamed aside and deleted by a detached process once this build process exits:
+ * deleting 60,000 files took longer than building them again, and deleting them while the build
+ * creates its own made every file creation slower (on ext4, new inodes skip recently freed ones;
+ * docs/performance.md).
  */
 function emptyDist(dist: string): void {
   if (existsSync(dist)) {
     const aside = `${dist}.old-${process.pid}-${Date.now()}`;
     try {
       renameSync(dist, aside);
-      spawn("rm", ["-rf", aside], { detached: true, stdio: "ignore" }).unref();
+      // spawn() starts the child synchronously, as an exit listener must.
+      process.once("exit", () => spawn("rm", ["-rf", aside], { detached: true, stdio: "ignore" }).unref());
     } catch {
       rmSync(dist, { recursive: true, force: true }); // another file system, or no `rm`
     }
@@ -200,7 +214,7 @@ function emptyDist(dist: string): void {
   mkdirSync(dist, { recursive: true });
 }
 
-async function prepare(config: BuildConfig, dist: string, forceClean: boolean, written: (rel: string) => void): Promise<Site> {
+async function prepare(config: BuildConfig, dist: string, forceClean: boolean, outputs: OutputSink): Promise<Site> {
   const problems: string[] = [];
   const warnings: string[] = [];
   const show = readPodcast(config.contentDir, problems);
@@ -215,7 +229,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, w
   if (previous === null) emptyDist(dist);
 
   madeDirs.clear();
-  const ctx: WriteContext = { config, podcast, dist, etags: new Map(), written };
+  const ctx: WriteContext = { config, podcast, dist, etags: new Map(), outputs };
   const records = new Map<string, EpisodeRecord>();
   const kept = new Set<string>();
   const render = new Set<string>();
@@ -251,7 +265,8 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, w
   const discovery = checkBody(discoveryDocument, discoveryOf(podcast, origins, terms), "the discovery document");
   writeOutput(ctx, BUILD_FILES.index, JSON.stringify(index));
   writeOutput(ctx, BUILD_FILES.discovery, JSON.stringify(discovery));
-  return { config, podcast, termsUrl: terms, dist, clean: previous === null, records, kept, previous, key, render, index, discovery, etags: ctx.etags, warnings };
+  const pageFiles = new Set([...render].flatMap((ref) => [SITE_FILES.page(ref), SITE_FILES.embed(ref)]));
+  return { config, podcast, termsUrl: terms, dist, clean: previous === null, records, kept, previous, key, render, index, discovery, etags: ctx.etags, outputs, pageFiles, warnings };
 }
 
 // Kept on globalThis: Astro evaluates this module twice in one build process (bundled into the
@@ -264,10 +279,10 @@ const shared = globalThis as { [SITE_KEY]?: Promise<Site> };
 /**
  * Prepares this build process's site: reads content/, writes the changed episodes' bodies to
  * `dist`, decides what Astro renders. `clean` forces a clean build (`npm run build -- --clean`);
- * `written` hears of each file the writer wrote, as soon as it is on disk.
+ * `outputs` is given each file the writer wrote, as soon as it is on disk, and each page `takePage` takes.
  */
-export function prepareSite(dist: string, clean: boolean, written: (rel: string) => void = () => {}): Promise<Site> {
-  const site = prepare(buildConfig(), dist, clean, written);
+export function prepareSite(dist: string, clean: boolean, outputs: OutputSink): Promise<Site> {
+  const site = prepare(buildConfig(), dist, clean, outputs);
   shared[SITE_KEY] = site;
   return site;
 }
@@ -277,6 +292,26 @@ export function loadSite(): Promise<Site> {
   const site = shared[SITE_KEY];
   if (site === undefined) throw new Error("the build was not prepared: run it through `npm run build` (astro.config.mjs installs the integration)");
   return site;
+}
+
+/**
+ * Build time, from src/middleware.ts: a page Astro rendered, before Astro writes it. An episode
+ * page or player of this build is taken in hand: its ETag is taken from its bytes and they are
+ * offered to the compression, so neither reads it back from dist/. Other pages (and everything
+ * outside a build) pass as they are.
+ */
+export async function takePage(pathname: string, response: Response): Promise<Response> {
+  const prepared = shared[SITE_KEY];
+  if (prepared === undefined || response.status !== 200) return response;
+  const site = await prepared;
+  // With build.format "file" (astro.config.mjs) Astro asks for a page by its file's path, /a/b.html;
+  // a page asked for by any other path is not taken and is read back after the pages instead.
+  const rel = pathname.slice(1);
+  if (!site.pageFiles.has(rel)) return response;
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  site.etags.set(rel, nodeEtag(bytes));
+  site.outputs.offer(rel, bytes);
+  return new Response(bytes, response);
 }
 
 function readBody(dist: string, ref: string, part: EpisodePart): string {
