@@ -27,6 +27,16 @@ describe("stage directions (docs/api.md#get-v1episodesrefscript)", () => {
   it("text without directions is unchanged", () => {
     expect(stripStageDirections("Plain words, 3 × 4 = 12.")).toBe("Plain words, 3 × 4 = 12.");
   });
+
+  it.each([
+    [" Leading space.", "Leading space."],
+    ["Trailing space. ", "Trailing space."],
+    ["Two  spaces.", "Two spaces."],
+    ["No-break\u00a0space and em\u2003space.", "No-break space and em space."],
+    ["Line\nbreak.", "Line break."],
+  ])("without directions, any other white space is still collapsed: %j", (text, spoken) => {
+    expect(stripStageDirections(text)).toBe(spoken);
+  });
 });
 
 describe("speakers", () => {
