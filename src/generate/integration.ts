@@ -9,9 +9,8 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import fg from "fast-glob";
 import type { AstroIntegration } from "astro";
-import { BUILD_FILES, MEDIA_DIR } from "../shared/layout.ts";
+import { BUILD_FILES } from "../shared/layout.ts";
 import { nodeEtag } from "../shared/node-etag.ts";
 import { writeState } from "./build-state.ts";
 import { fileBudgetProblem, uploadFiles } from "./file-budget.ts";
@@ -91,7 +90,9 @@ export function finishBuild(): AstroIntegration {
         const searchFiles = writeSearchIndex(dist, site.index.episodes, { file: searchCache, key: site.key, fingerprintOf: (id) => fingerprints.get(id)! });
         logger.info(`search index: ${searchFiles.length} files`);
 
-        const files = (await fg("**/*", { cwd: dist, onlyFiles: true, ignore: [`${MEDIA_DIR}/**`, "**/*.br", "**/*.gz", BUILD_FILES.manifest, BUILD_FILES.stamp, BUILD_FILES.state] })).sort();
+        // The files the manifest names are the files a deploy uploads (src/generate/file-budget.ts),
+        // but for the manifest itself and the stamp, written below: one walk of dist/ for both.
+        const files = (await uploadFiles(dist)).filter((rel) => rel !== BUILD_FILES.manifest && rel !== BUILD_FILES.stamp);
         const written = writtenFiles(site, files);
 
         // Compressed variants (src/generate/precompress.ts): <file>.br and <file>.gz beside each
@@ -114,9 +115,9 @@ export function finishBuild(): AstroIntegration {
         writeFileSync(stamp, JSON.stringify({ stamp: await stampOf(site.config) }));
         logger.info(`${site.index.episodes.length} episodes, ${files.length} files with ETags (${written.length} written, ${stale.length} removed)`);
 
-        // Counted like `npm run deploy` counts (file-budget.ts), with the manifest and the stamp.
+        // Counted like `npm run deploy` counts (file-budget.ts): the manifest's files, the manifest and the stamp.
         const limit = site.config.assetFileLimit;
-        const upload = (await uploadFiles(dist)).length;
+        const upload = files.length + 2;
         logger.info(`${upload} files to upload (limit ${limit})`);
         const problem = fileBudgetProblem(upload, limit);
         if (problem !== null) {
