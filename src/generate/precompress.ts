@@ -34,6 +34,14 @@ export interface PrecompressJob {
   bytes?: Uint8Array;
 }
 
+/**
+ * A thread's V8 heap: it holds one batch's small objects (the bytes live outside the heap), but
+ * left to V8's defaults each thread's heap grew past 100 MB while it churned through the buffers
+ * of a 10,000-episode build, taking the build's peak RSS from ~700 MB to ~1 GB; with these limits,
+ * ~850 MB (docs/performance.md).
+ */
+const THREAD_HEAP = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
+
 /** Files per message: large enough that messages cost nothing, small enough to share the work evenly. */
 const BATCH = 64;
 /**
@@ -64,7 +72,7 @@ export class Precompressor {
   constructor(dist: string, threads = availableParallelism()) {
     this.dist = dist;
     for (let i = 0; i < Math.max(1, threads); i++) {
-      const worker = { thread: new Worker(new URL("./precompress-worker.ts", import.meta.url)), outstanding: 0 };
+      const worker = { thread: new Worker(new URL("./precompress-worker.ts", import.meta.url), { resourceLimits: THREAD_HEAP }), outstanding: 0 };
       worker.thread.on("message", (done: PrecompressResult & { held: number }) => {
         worker.outstanding--;
         this.held -= done.held;
