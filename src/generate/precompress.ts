@@ -37,7 +37,7 @@ export interface PrecompressJob {
 /**
  * A thread's V8 heap: it holds one batch's small objects (the bytes live outside the heap), but
  * left to V8's defaults each thread's heap grew past 100 MB while it churned through the buffers
- * of a 10,000-episode build, taking the build's peak RSS from ~700 MB to ~1 GB; with these limits,
+ * of a 10,000-episode build, taking the build's peak RSS from ~750 MB to ~1 GB; with these limits,
  * ~850 MB (docs/performance.md).
  */
 const THREAD_HEAP = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
