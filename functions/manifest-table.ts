@@ -82,8 +82,43 @@ const ESCAPED_TAG = /^\\"[A-Za-z0-9_-]{22}\\"$/;
 const PAIR = /"((?:[^"\\]|\\.)*)":"((?:[^"\\]|\\.)*)"([,}])/y;
 const unescape = (s: string) => (s.includes("\\") ? (JSON.parse(`"${s}"`) as string) : s);
 
+/** A pair as the manifest's JSON text spells it: the build's tags decoded from the text itself. */
+function addRaw(pairs: Pairs, rel: string, value: string): void {
+  if (ESCAPED_TAG.test(value) && !rel.includes("\\")) pairs.add(rel, value, 2);
+  else pairs.add(unescape(rel), unescape(value));
+}
+
 function hash(stem: number, template: number): number {
   return (Math.imul(stem, 0x9e3779b1) ^ Math.imul(template + 1, 0x85ebca6b)) >>> 0;
+}
+
+/** Pairs added one at a time (`add`), `size` at most, kept in the order given: what a table is made of. */
+class Pairs {
+  readonly templates = new Interner();
+  readonly stems = new Interner();
+  readonly stemOf: Int32Array;
+  readonly templateOf: Int32Array;
+  readonly tags: Uint8Array;
+  /** Tags not of the build's 22-character form, by entry number. */
+  readonly otherTags = new Map<number, string>();
+  n = 0;
+
+  constructor(size: number) {
+    this.stemOf = new Int32Array(size);
+    this.templateOf = new Int32Array(size);
+    this.tags = new Uint8Array(size * TAG_BYTES);
+  }
+
+  // tagStart: where the 22 characters start in `tag` (the parser passes the raw JSON text's value).
+  readonly add = (rel: string, tag: string, tagStart?: number): void => {
+    const n = this.n++;
+    if (n >= this.stemOf.length) return;
+    const [template, stem] = split(rel);
+    this.stemOf[n] = this.stems.id(stem);
+    this.templateOf[n] = this.templates.id(template);
+    const decoded = tagStart !== undefined ? decodeTag(tag, tagStart, this.tags, n * TAG_BYTES) : TAG.test(tag) && decodeTag(tag, 1, this.tags, n * TAG_BYTES);
+    if (!decoded) this.otherTags.set(n, tagStart !== undefined ? `"${tag.slice(tagStart, tagStart + 22)}"`.split("").join("") : tag);
+  };
 }
 
 export class ManifestTable implements ManifestLookup {
@@ -95,28 +130,17 @@ export class ManifestTable implements ManifestLookup {
   readonly #templateOf: Int32Array;
   readonly #tags: Uint8Array;
   /** Tags not of the build's 22-character form, by entry number. */
-  readonly #otherTags = new Map<number, string>();
-  /** `fill` calls `add` once per pair, `size` times at most; pairs are kept in the order given. */
-  constructor(size: number, fill: (add: (rel: string, tag: string, tagStart?: number) => void) => void) {
-    const templates = new Interner();
-    const stems = new Interner();
-    const stemOf = new Int32Array(size);
-    const templateOf = new Int32Array(size);
-    this.#tags = new Uint8Array(size * TAG_BYTES);
-    let n = 0;
-    // tagStart: where the 22 characters start in `tag` (the parser passes the raw JSON text's value).
-    fill((rel, tag, tagStart) => {
-      const [template, stem] = split(rel);
-      stemOf[n] = stems.id(stem);
-      templateOf[n] = templates.id(template);
-      const decoded = tagStart !== undefined ? decodeTag(tag, tagStart, this.#tags, n * TAG_BYTES) : TAG.test(tag) && decodeTag(tag, 1, this.#tags, n * TAG_BYTES);
-      if (!decoded) this.#otherTags.set(n, tagStart !== undefined ? `"${tag.slice(tagStart, tagStart + 22)}"`.split("").join("") : tag);
-      n++;
-    });
+  readonly #otherTags: Map<number, string>;
+
+  constructor(pairs: Pairs) {
+    const n = pairs.n;
+    const { stemOf, templateOf } = pairs;
+    this.#tags = pairs.tags;
+    this.#otherTags = pairs.otherTags;
     this.#stemOf = stemOf.subarray(0, n);
     this.#templateOf = templateOf.subarray(0, n);
-    this.#templates = templates.ids;
-    this.#stems = stems.ids;
+    this.#templates = pairs.templates.ids;
+    this.#stems = pairs.stems.ids;
     // A power of two at least 1.5 × the entries: short probe sequences, 4 bytes a slot.
     let capacity = 16;
     while (capacity < n * 1.5) capacity *= 2;
@@ -131,7 +155,9 @@ export class ManifestTable implements ManifestLookup {
   }
 
   static fromEntries(pairs: readonly (readonly [string, string])[]): ManifestTable {
-    return new ManifestTable(pairs.length, (add) => pairs.forEach(([rel, tag]) => add(rel, tag)));
+    const filled = new Pairs(pairs.length);
+    for (const [rel, tag] of pairs) filled.add(rel, tag);
+    return new ManifestTable(filled);
   }
 
   #same(a: number, b: number): boolean {
@@ -155,9 +181,9 @@ export class ManifestTable implements ManifestLookup {
     };
     let size = 0;
     if (each(() => size++)) {
-      const table = new ManifestTable(size, (add) =>
-        each((rel, value) => (ESCAPED_TAG.test(value) && !rel.includes("\\") ? add(rel, value, 2) : add(unescape(rel), unescape(value)))),
-      );
+      const pairs = new Pairs(size);
+      each((rel, value) => addRaw(pairs, rel, value));
+      const table = new ManifestTable(pairs);
       // The engine's last-match record (RegExp.lastMatch) would otherwise keep the whole text alive.
       /^/.exec("");
       return table;
@@ -165,6 +191,57 @@ export class ManifestTable implements ManifestLookup {
     const value = JSON.parse(text) as unknown;
     if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("manifest is not an object");
     return ManifestTable.fromEntries(Object.entries(value as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === "string"));
+  }
+
+  /**
+   * `parse` of the manifest's text given in pieces (`chunks` is called once per pass, twice), so
+   * the whole text is never held: at 100,000 episodes, its 34 MB (and the 34 MB buffer it was
+   * decoded from) were most of the process's peak at start. Pairs are read as `parse` reads them,
+   * a pair cut by a chunk's end being read with the next chunk; text of any other form is joined
+   * and goes through `parse`.
+   */
+  static async parseChunks(chunks: () => AsyncIterable<string>): Promise<ManifestTable> {
+    // One pass: true when the text is exactly the build's form (every pair read, then `}`).
+    const each = async (visit: (rel: string, value: string) => void): Promise<boolean> => {
+      let text = "";
+      let started = false;
+      let ended = false;
+      for await (const chunk of chunks()) {
+        text += chunk;
+        if (ended) continue;
+        if (!started) {
+          if (text === "") continue;
+          if (!text.startsWith("{")) return false;
+          started = true;
+          text = text.slice(1);
+        }
+        PAIR.lastIndex = 0;
+        let read = 0;
+        for (let m = PAIR.exec(text); m !== null; m = PAIR.exec(text)) {
+          visit(m[1]!, m[2]!);
+          read = PAIR.lastIndex;
+          if (m[3] === "}") {
+            ended = true;
+            break;
+          }
+        }
+        // What follows the last pair read: the start of the next one (or, after `}`, the end).
+        text = text.slice(read);
+      }
+      return ended && text.trim() === "";
+    };
+    let size = 0;
+    if (await each(() => size++)) {
+      const pairs = new Pairs(size);
+      // A text that changed between the passes (the count no longer holds) is read again whole.
+      const same = (await each((rel, value) => addRaw(pairs, rel, value))) && pairs.n === size;
+      // The engine's last-match record (RegExp.lastMatch) would otherwise keep the last chunk alive.
+      /^/.exec("");
+      if (same) return new ManifestTable(pairs);
+    }
+    let text = "";
+    for await (const chunk of chunks()) text += chunk;
+    return ManifestTable.parse(text);
   }
 
   etagOf(rel: string): string | undefined {

@@ -139,7 +139,7 @@ export class EpisodeSearch {
   readonly #assets: AssetStore;
   readonly #index: EpisodeIndex;
   readonly #shards = new ByteLru<Shard>(SHARD_CACHE_BYTES, (s) => s.bytes.byteLength + s.terms.size * 64);
-  #loaded: Promise<{ meta: SearchMeta; lengths: Uint32Array; scores: Float64Array; matched: Uint8Array }> | null = null;
+  #loaded: Promise<{ meta: SearchMeta; lengths: Uint32Array; scores: Float64Array; matched: Uint8Array; touched: Uint32Array }> | null = null;
 
   constructor(assets: AssetStore, index: EpisodeIndex) {
     this.#assets = assets;
@@ -153,12 +153,14 @@ export class EpisodeSearch {
       if (metaFile === null || docsFile === null) throw new SearchUnavailable("search index missing");
       const meta = JSON.parse(decoder.decode(metaFile.body)) as SearchMeta;
       // docNo is a position in the episode index: both must come from the same build.
-      if (meta.version !== 1 || meta.docs !== this.#index.data.episodes.length || docsFile.body.byteLength !== meta.docs * 4) {
+      if (meta.version !== 1 || meta.docs !== this.#index.size || docsFile.body.byteLength !== meta.docs * 4) {
         throw new SearchUnavailable("search index does not match the episode index");
       }
       const view = new DataView(docsFile.body.buffer, docsFile.body.byteOffset, docsFile.body.byteLength);
       const lengths = Uint32Array.from({ length: meta.docs }, (_, i) => view.getUint32(i * 4, true));
-      return { meta, lengths, scores: new Float64Array(meta.docs), matched: new Uint8Array(meta.docs) };
+      // touched: the documents a query matched, at most every one. Preallocated like the scores: a
+      // growing array of up to 100,000 numbers made ~2 MB of garbage per query of common words.
+      return { meta, lengths, scores: new Float64Array(meta.docs), matched: new Uint8Array(meta.docs), touched: new Uint32Array(meta.docs) };
     })().catch((e: unknown) => {
       this.#loaded = null;
       throw e;
@@ -182,11 +184,11 @@ export class EpisodeSearch {
     const tokens = tokenize(query);
     const terms = [...new Set(tokens)].slice(0, MAX_QUERY_TERMS);
     if (terms.length === 0) return [];
-    const { meta, lengths, scores, matched } = await this.#load();
+    const { meta, lengths, scores, matched, touched } = await this.#load();
     const shards = await Promise.all(terms.map((t) => this.#shard(shardOf(t, meta.shards))));
     // Synchronous from here to the ranking: the shared score buffers are reset before any await.
-    const touched: number[] = [];
-    const episodes = this.#index.data.episodes;
+    let count = 0;
+    const index = this.#index;
     terms.forEach((term, i) => {
       const shard = shards[i]!;
       const entry = shard.terms.get(term);
@@ -198,7 +200,7 @@ export class EpisodeSearch {
       while (at.pos < offset + length) {
         doc += readVarint(shard.bytes, at);
         const tf = readVarint(shard.bytes, at);
-        if (matched[doc] === 0) touched.push(doc);
+        if (matched[doc] === 0) touched[count++] = doc;
         matched[doc]!++;
         scores[doc]! += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[doc]!) / meta.avgLength));
       }
@@ -206,20 +208,21 @@ export class EpisodeSearch {
     const phrase = tokens.length > 1 ? tokens : null;
     // Only the best few are ever looked at: selected with a bounded heap, not by sorting every match.
     const keep = limit + (phrase === null ? 0 : PHRASE_CANDIDATES_MAX);
-    const ranked: Ranked[] = topOf(touched, keep, (d) => episodes[d]!.p <= now, (a, b) => matched[a]! - matched[b]! || scores[a]! - scores[b]! || b - a).map((d) => ({
+    const ranked: Ranked[] = topOf(touched.subarray(0, count), keep, (d) => index.publishedAt(d) <= now, (a, b) => matched[a]! - matched[b]! || scores[a]! - scores[b]! || b - a).map((d) => ({
       doc: d,
       matched: matched[d]!,
       score: scores[d]!,
     }));
-    for (const d of touched) (scores[d] = 0), (matched[d] = 0);
+    for (let i = 0; i < count; i++) (scores[touched[i]!] = 0), (matched[touched[i]!] = 0);
 
     const wanted = new Set(terms);
     const picked = phrase === null ? ranked.slice(0, limit).map((r): Picked => ({ r, field: null })) : await this.#phraseFirst(ranked, terms.length, phrase, limit);
     return Promise.all(
       picked.map(async ({ r, field, texts }) => {
-        const { resource, doc, folded } = texts ?? (await this.#texts(episodes[r.doc]!));
+        const entry = index.entryAt(r.doc);
+        const { resource, doc, folded } = texts ?? (await this.#texts(entry));
         return {
-          ref: episodes[r.doc]!.ref,
+          ref: entry.ref,
           id: resource.id,
           title: resource.title,
           publishedAt: resource.publishedAt,
@@ -236,7 +239,6 @@ export class EpisodeSearch {
    * `limit` phrase matches are found, up to PHRASE_CANDIDATES_MAX. Texts are kept only for results.
    */
   async #phraseFirst(ranked: Ranked[], termCount: number, phrase: string[], limit: number) {
-    const episodes = this.#index.data.episodes;
     const pattern = phrasePattern(phrase);
     const complete = ranked.findIndex((r) => r.matched < termCount);
     const candidates = Math.min(PHRASE_CANDIDATES_MAX, complete < 0 ? ranked.length : complete);
@@ -244,7 +246,7 @@ export class EpisodeSearch {
     const others: Picked[] = [];
     for (let at = 0; at < candidates && (at === 0 || matches.length < limit); at += PHRASE_BATCH) {
       const batch = ranked.slice(at, Math.min(candidates, at + PHRASE_BATCH));
-      const texts = await Promise.all(batch.map((r) => this.#texts(episodes[r.doc]!)));
+      const texts = await Promise.all(batch.map((r) => this.#texts(this.#index.entryAt(r.doc))));
       batch.forEach((r, i) => {
         const field = phraseField(texts[i]!.folded, pattern);
         if (field !== null && matches.length < limit) matches.push({ r, field, texts: texts[i] });
@@ -275,7 +277,7 @@ export class EpisodeSearch {
  * A min-heap of k (its root the worst kept): O(n log k), where sorting all matches cost ~50 ms at
  * 100,000 episodes for a query of common words.
  */
-export function topOf(items: readonly number[], k: number, keep: (x: number) => boolean, better: (a: number, b: number) => number): number[] {
+export function topOf(items: Iterable<number>, k: number, keep: (x: number) => boolean, better: (a: number, b: number) => number): number[] {
   const heap: number[] = [];
   const down = (i: number) => {
     for (;;) {

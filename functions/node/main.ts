@@ -1,14 +1,16 @@
 // The Node entry: loads a built dist/ and serves it through the shim (npm run serve, npm start).
-import { readFile } from "node:fs/promises";
+import "./young-generation.ts";
+import { open, readFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { setFlagsFromString } from "node:v8";
+import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { ZodError } from "zod";
 import { BUILD_FILES, MEDIA_DIR } from "../../src/shared/layout.ts";
 import { compressAsync } from "../../src/shared/node-compress.ts";
 import { nodeEtag } from "../../src/shared/node-etag.ts";
 import { shimConfig, type ShimConfig } from "../config.ts";
-import { loadIndex } from "../episode-index.ts";
+import { loadIndexText } from "../episode-index.ts";
 import { createHandler, type Shim } from "../handler.ts";
 import { ManifestTable } from "../manifest-table.ts";
 import type { AudioStorage, RateLimitStore } from "../ports.ts";
@@ -45,12 +47,33 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** A build output read and parsed at start-up; a missing or broken one names the fix. */
-async function readBuildFile<T>(file: string, parse: (text: string) => T): Promise<T> {
+/** A build output read and parsed at start-up; a missing or broken one names the fix (a schema error names itself). */
+async function readBuildFile<T>(file: string, parse: (file: string) => Promise<T>): Promise<T> {
   try {
-    return parse(await readFile(file, "utf8"));
-  } catch {
+    return await parse(file);
+  } catch (e) {
+    if (e instanceof ZodError) throw e;
     throw new Error(`${file} is missing or unreadable: run 'npm run build' first`);
+  }
+}
+
+/** Bytes read at a time by textChunks (one buffer, reused). */
+const CHUNK_BYTES = 64 * 1024;
+
+/** A file's UTF-8 text as readFile(file, "utf8") decodes it, in pieces (ManifestTable.parseChunks). */
+async function* textChunks(file: string): AsyncGenerator<string> {
+  const handle = await open(file);
+  try {
+    const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+    const chunk = new Uint8Array(CHUNK_BYTES);
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES);
+      if (bytesRead === 0) break;
+      yield decoder.decode(chunk.subarray(0, bytesRead), { stream: true });
+    }
+    yield decoder.decode();
+  } finally {
+    await handle.close();
   }
 }
 
@@ -85,38 +108,69 @@ async function rateLimitStore(config: ShimConfig, log?: (line: string) => void):
   return { store: redis, close: () => redis.close() };
 }
 
+/** V8's `gc`: V8 offers no API for it; exposing it to a fresh context needs no command-line flag. */
+function v8Gc(): (options: { type: "major" | "minor"; execution?: "sync"; flavor?: "regular" | "last-resort" }) => void {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as ReturnType<typeof v8Gc>;
+}
+
+const youngGenerationBytes = () => getHeapSpaceStatistics().find((s) => s.space_name === "new_space")?.space_size ?? Infinity;
+
 /**
- * Keeps V8's young generation at its initial size. Loading the index and the manifest makes many
- * objects that survive, and V8 answers a high survival rate by doubling the young generation up to
- * 2 × 64 MB, which it then keeps for good: at 100,000 episodes that was 128 MB of the process's
- * ~345 MB resident after start. Requests allocate short-lived objects, which a small young
- * generation collects just as well (measured in docs/performance.md#request-path-at-scale).
- * Process-wide and settable at run time (the semi-space size limits are not).
+ * The young generation kept after start-up. At V8's minimum (1 MB, where the collection below
+ * leaves it) most of a search's short-lived objects were still in use at each scavenge and were
+ * promoted: the old generation grew by over 100 MB in 200 searches. 8 MB collects them young.
  */
-function boundYoungGeneration(): void {
+const YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Once start-up is done: what loading left behind (the index's and the manifest's texts, their
+ * parsed values) is otherwise released only at the next major collection, which a server mostly
+ * answering from its caches may not reach for a long time. The memory-reducing ("last-resort")
+ * collection also hands the freed pages back to the system and shrinks the young generation
+ * (~20 MB less resident at 100,000 episodes than a plain collection); the young generation is
+ * then grown back to YOUNG_GENERATION_BYTES by scavenges that see enough survivors, and bounded
+ * there again (./young-generation.ts).
+ */
+function releaseStartupMemory(): void {
+  setFlagsFromString("--heap-growing-percent=0");
+  const gc = v8Gc();
+  gc({ type: "major", execution: "sync", flavor: "last-resort" });
+  setFlagsFromString("--semi-space-growth-factor=2");
+  for (let i = 0; i < 8 && youngGenerationBytes() < YOUNG_GENERATION_BYTES; i++) {
+    const survivors = Array.from({ length: youngGenerationBytes() / 16 }, (_, j) => ({ j }));
+    gc({ type: "minor" });
+    survivors.length = 0;
+  }
   setFlagsFromString("--semi-space-growth-factor=1");
 }
 
 /**
- * One full collection once start-up is done: what loading left behind (the index's text and parsed
- * value, the manifest's text: ~100 MB at 100,000 episodes) is otherwise released only at the
- * next major collection, which a server mostly answering from its caches may not reach for a long
- * time, so the process would stay that much larger. V8 offers no API for it; exposing `gc` to a
- * fresh context is the documented way to call it without a command-line flag.
+ * While loading: the old generation may grow by 25% between major collections. V8's own factor let
+ * it reach ~100 MB of mostly dead parsing temporaries while loading 100,000 index entries (~40 MB
+ * more at the process's peak); V8's default (0) is back for serving, set before the last collection.
  */
-function collectStartupGarbage(): void {
-  setFlagsFromString("--expose-gc");
-  (runInNewContext("gc") as () => void)();
-}
+const LOADING_HEAP_GROWING_PERCENT = 25;
 
 export async function createNodeHandler(opts: ServeOptions): Promise<NodeHandler> {
-  boundYoungGeneration();
+  setFlagsFromString(`--heap-growing-percent=${LOADING_HEAP_GROWING_PERCENT}`);
+  try {
+    return await loadHandler(opts);
+  } finally {
+    setFlagsFromString("--heap-growing-percent=0");
+  }
+}
+
+async function loadHandler(opts: ServeOptions): Promise<NodeHandler> {
   const env = opts.env ?? process.env;
   const config = shimConfig(env);
-  // Validated entry by entry and held compactly (loadIndex, ../episode-index.ts).
-  const index = loadIndex(await readBuildFile(path.join(opts.distDir, BUILD_FILES.index), JSON.parse));
-  // Compact (../manifest-table.ts): ~30 MB instead of ~100 MB at 100,000 episodes.
-  const manifest = await readBuildFile(path.join(opts.distDir, BUILD_FILES.manifest), ManifestTable.parse);
+  // Parsed and validated entry by entry and held by column (loadIndexText, ../episode-index.ts).
+  const index = await readBuildFile(path.join(opts.distDir, BUILD_FILES.index), async (file) => loadIndexText(await readFile(file, "utf8")));
+  // The index's text and what parsing it left, freed before the manifest is read: a lower peak.
+  v8Gc()({ type: "major", execution: "sync" });
+  // Compact (../manifest-table.ts): ~30 MB instead of ~100 MB at 100,000 episodes; read in pieces,
+  // so its 34 MB of text are never held whole.
+  const manifest = await readBuildFile(path.join(opts.distDir, BUILD_FILES.manifest), (file) => ManifestTable.parseChunks(() => textChunks(file)));
   const audio = opts.storage ? { storage: opts.storage, close: () => {} } : await audioStorage(config, env, opts.distDir);
   const limits = await rateLimitStore(config, opts.log);
   const close = async () => {
@@ -135,7 +189,7 @@ export async function createNodeHandler(opts: ServeOptions): Promise<NodeHandler
       compress: compressAsync,
       ...(opts.now ? { now: opts.now } : {}),
     });
-    collectStartupGarbage();
+    releaseStartupMemory();
     return { shim, trustProxy: config.trustProxy, close };
   } catch (e) {
     await close();

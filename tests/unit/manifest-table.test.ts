@@ -1,5 +1,6 @@
 // The compact manifest of the Node entry (functions/manifest-table.ts) answers every path exactly
-// as the parsed manifest object does: the build's tags, other tags, escapes, repeats, absent paths.
+// as the parsed manifest object does: the build's tags, other tags, escapes, repeats, absent paths;
+// read whole (parse) or in pieces cut anywhere (parseChunks).
 import { describe, expect, it } from "vitest";
 import { ManifestTable } from "../../functions/manifest-table.ts";
 import { prng } from "../../scripts/synthetic-content.ts";
@@ -51,5 +52,33 @@ describe("ManifestTable", () => {
   it("refuses a manifest that is not a JSON object", () => {
     expect(() => ManifestTable.parse("[1,2]")).toThrow();
     expect(() => ManifestTable.parse('{"a":')).toThrow();
+  });
+
+  describe("parseChunks", () => {
+    /** The text in pieces of `size` characters, as many times as asked. */
+    const pieces = (text: string, size: number) =>
+      async function* () {
+        for (let at = 0; at < text.length; at += size) yield text.slice(at, at + size);
+      };
+
+    it("answers as parse does, wherever the pieces cut the text", async () => {
+      const m = manifestOf(60, prng(11));
+      const texts = [JSON.stringify(m), '{\n  "a\\"b/c.json": "\\"AAAAAAAAAAAAAAAAAAAAAA\\"",\n  "x\\u00e9.html": "\\"BBBBBBBBBBBBBBBBBBBBBA\\"",\n  "x\\u00e9.html": "W/\\"w\\""\n}\n'];
+      for (const text of texts) {
+        const object = JSON.parse(text) as Record<string, string>;
+        for (const size of [1, 7, 64, 1000, text.length]) {
+          const table = await ManifestTable.parseChunks(pieces(text, size));
+          for (const [path, tag] of Object.entries(object)) expect(table.etagOf(path)).toBe(tag);
+          expect(table.etagOf("_api/episodes/61.json")).toBeUndefined();
+        }
+      }
+    });
+
+    it("refuses what parse refuses", async () => {
+      for (const text of ["[1,2]", '{"a":', '{"a":"b"} x', ""]) {
+        expect(() => ManifestTable.parse(text)).toThrow();
+        await expect(ManifestTable.parseChunks(pieces(text, 3))).rejects.toThrow();
+      }
+    });
   });
 });
