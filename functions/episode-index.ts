@@ -10,6 +10,7 @@ import { z } from "zod";
 import { buildIndex, indexEntry, scriptState, type BuildIndex, type IndexEntry } from "../src/shared/schema/build-index.ts";
 import { compareOrder, type OrderKey } from "../src/shared/order.ts";
 import type { EpisodeRef } from "../src/shared/refs.ts";
+import { PositionLookup } from "./position-lookup.ts";
 
 /** The index's document without its episodes. */
 export type IndexHead = Omit<BuildIndex, "episodes">;
@@ -143,36 +144,6 @@ export class EntryTable {
       transcript: this.#transcript[i] === 1,
       audio: this.#hasAudio[i] === 1 ? { key: this.#audioKey.at(i), bytes: Number.isNaN(bytes) ? null : bytes, etag: this.#audioEtag.at(i) } : null,
     };
-  }
-}
-
-/**
- * Positions of the entries by a key (the id, the number), in an open-addressing table of 4 bytes a
- * slot instead of a Map of 100,000 keys; equal keys keep the last position, as Map.set would.
- */
-class PositionLookup {
-  /** Position + 1 per slot, 0 for empty. */
-  readonly #slots: Int32Array;
-
-  constructor(size: number, positions: Iterable<number>, hashAt: (pos: number) => number, same: (a: number, b: number) => boolean) {
-    let capacity = 16;
-    while (capacity < size * 1.5) capacity *= 2;
-    this.#slots = new Int32Array(capacity);
-    const mask = capacity - 1;
-    for (const pos of positions) {
-      let at = hashAt(pos) & mask;
-      while (this.#slots[at] !== 0 && !same(this.#slots[at]! - 1, pos)) at = (at + 1) & mask;
-      this.#slots[at] = pos + 1;
-    }
-  }
-
-  /** The position whose key `matches`, -1 for none. */
-  find(hash: number, matches: (pos: number) => boolean): number {
-    const mask = this.#slots.length - 1;
-    for (let at = hash & mask; this.#slots[at] !== 0; at = (at + 1) & mask) {
-      if (matches(this.#slots[at]! - 1)) return this.#slots[at]! - 1;
-    }
-    return -1;
   }
 }
 

@@ -6,6 +6,8 @@
 // nearly all paths, so each string is kept once; a pair is two integers in an open-addressing table
 // and its ETag 16 bytes (the build's tags are `"` + 22 base64url characters + `"`, 128 bits). A tag
 // of any other form is kept as a string beside. ~30 MB at 100,000 episodes. Portable: no runtime imports.
+// The table of positions is ./position-lookup.ts, shared with the episode index.
+import { PositionLookup } from "./position-lookup.ts";
 
 /** What the asset store asks of a manifest. */
 export interface ManifestLookup {
@@ -124,8 +126,8 @@ class Pairs {
 export class ManifestTable implements ManifestLookup {
   readonly #templates: Map<string, number>;
   readonly #stems: Map<string, number>;
-  /** Open addressing: entry number + 1 per slot, 0 for empty. */
-  readonly #slots: Int32Array;
+  /** Entry numbers by path (template and stem ids). */
+  readonly #positions: PositionLookup;
   readonly #stemOf: Int32Array;
   readonly #templateOf: Int32Array;
   readonly #tags: Uint8Array;
@@ -141,27 +143,19 @@ export class ManifestTable implements ManifestLookup {
     this.#templateOf = templateOf.subarray(0, n);
     this.#templates = pairs.templates.ids;
     this.#stems = pairs.stems.ids;
-    // A power of two at least 1.5 × the entries: short probe sequences, 4 bytes a slot.
-    let capacity = 16;
-    while (capacity < n * 1.5) capacity *= 2;
-    this.#slots = new Int32Array(capacity);
-    const mask = capacity - 1;
-    for (let i = 0; i < n; i++) {
-      let at = hash(stemOf[i]!, templateOf[i]!) & mask;
-      // A path given twice keeps its last tag, as JSON.parse would (the build never repeats one).
-      while (this.#slots[at] !== 0 && !this.#same(this.#slots[at]! - 1, i)) at = (at + 1) & mask;
-      this.#slots[at] = i + 1;
-    }
+    // A path given twice keeps its last tag, as JSON.parse would (the build never repeats one).
+    this.#positions = new PositionLookup(
+      n,
+      Array.from({ length: n }, (_, i) => i),
+      (i) => hash(stemOf[i]!, templateOf[i]!),
+      (a, b) => stemOf[a] === stemOf[b] && templateOf[a] === templateOf[b],
+    );
   }
 
   static fromEntries(pairs: readonly (readonly [string, string])[]): ManifestTable {
     const filled = new Pairs(pairs.length);
     for (const [rel, tag] of pairs) filled.add(rel, tag);
     return new ManifestTable(filled);
-  }
-
-  #same(a: number, b: number): boolean {
-    return this.#stemOf[a] === this.#stemOf[b] && this.#templateOf[a] === this.#templateOf[b];
   }
 
   /**
@@ -249,12 +243,7 @@ export class ManifestTable implements ManifestLookup {
     const t = this.#templates.get(template);
     const s = t === undefined ? undefined : this.#stems.get(stem);
     if (t === undefined || s === undefined) return undefined;
-    const mask = this.#slots.length - 1;
-    for (let at = hash(s, t) & mask; this.#slots[at] !== 0; at = (at + 1) & mask) {
-      const i = this.#slots[at]! - 1;
-      if (this.#stemOf[i] !== s || this.#templateOf[i] !== t) continue;
-      return this.#otherTags.get(i) ?? encodeTag(this.#tags, i * TAG_BYTES);
-    }
-    return undefined;
+    const i = this.#positions.find(hash(s, t), (k) => this.#stemOf[k] === s && this.#templateOf[k] === t);
+    return i < 0 ? undefined : (this.#otherTags.get(i) ?? encodeTag(this.#tags, i * TAG_BYTES));
   }
 }
