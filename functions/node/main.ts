@@ -108,10 +108,16 @@ async function rateLimitStore(config: ShimConfig, log?: (line: string) => void):
   return { store: redis, close: () => redis.close() };
 }
 
-/** V8's `gc`: V8 offers no API for it; exposing it to a fresh context needs no command-line flag. */
-function v8Gc(): (options: { type: "major" | "minor"; execution?: "sync"; flavor?: "regular" | "last-resort" }) => void {
-  setFlagsFromString("--expose-gc");
-  return runInNewContext("gc") as ReturnType<typeof v8Gc>;
+type Gc = (options: { type: "major" | "minor"; execution?: "sync"; flavor?: "regular" | "last-resort" }) => void;
+let gcFunction: Gc | null = null;
+
+/** V8's `gc`, made once: V8 offers no API for it; exposing it to a fresh context needs no command-line flag. */
+function v8Gc(): Gc {
+  if (gcFunction === null) {
+    setFlagsFromString("--expose-gc");
+    gcFunction = runInNewContext("gc") as Gc;
+  }
+  return gcFunction;
 }
 
 const youngGenerationBytes = () => getHeapSpaceStatistics().find((s) => s.space_name === "new_space")?.space_size ?? Infinity;
