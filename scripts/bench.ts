@@ -14,7 +14,7 @@
 // of writing those files at all). Incremental: one episode folder added, the build again; the
 // one-episode publish (`scripts/publish.ts --dry-run`, then a full local publish, which builds); the
 // added folders removed and built once more, which leaves the clean build's dist/. HTTP, for every size
-// built (in this run or an earlier one with the same parameters): `node scripts/serve.ts`, nginx
+// built (in this run or an earlier one with the same parameters): `npm run serve`'s script, nginx
 // (bench/nginx.conf) and a bare node:http server on the same dist/: the shim's resident memory after
 // start, after a walk of every list page and after the load; list latency on one connection (first
 // page, a deep page, the walk) against nginx's; bytes on the wire by Accept-Encoding; search over
@@ -91,7 +91,7 @@ interface Options {
   incremental: boolean;
   search: boolean;
   rounds: number;
-  /** Another checkout whose shim (scripts/serve.ts) is measured beside this one. */
+  /** Another checkout whose shim (what its `npm run serve` runs) is measured beside this one. */
   baseline: string | null;
   /** Also serve the build through the Workers entry on workerd (off with --no-edge). */
   edge: boolean;
@@ -150,6 +150,8 @@ function parseArgs(argv: string[]): Options {
   return o;
 }
 
+/** What `npm run serve` runs in a checkout: its bundling launcher, or scripts/serve.ts in checkouts older than it. */
+const serveScript = (checkout: string) => [path.join(checkout, "scripts/serve.mjs"), path.join(checkout, "scripts/serve.ts")].find((f) => existsSync(f))!;
 const dirOf = (size: number) => path.join(OUT, `n${size}`);
 const round = (x: number, digits = 1) => Number(x.toFixed(digits));
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
@@ -876,9 +878,9 @@ async function sizeFigures(o: Options, size: number, withWrk: boolean, withEdge:
       RATE_LIMIT_METADATA_PER_MIN: "1000000000",
       RATE_LIMIT_AUDIO_PER_MIN: "1000000000",
     });
-    shim = startChild("shim", NODE, [path.join(ROOT, "scripts/serve.ts")], { cwd: dir, env: shimEnv(shimPort) }, path.join(dir, "serve.log"));
+    shim = startChild("shim", NODE, [serveScript(ROOT)], { cwd: dir, env: shimEnv(shimPort) }, path.join(dir, "serve.log"));
     if (o.baseline !== null && withWrk) {
-      base = startChild("baseline shim", NODE, [path.join(o.baseline, "scripts/serve.ts")], { cwd: dir, env: shimEnv(basePort) }, path.join(dir, "serve-baseline.log"));
+      base = startChild("baseline shim", NODE, [serveScript(o.baseline)], { cwd: dir, env: shimEnv(basePort) }, path.join(dir, "serve-baseline.log"));
     }
     const ngDir = path.join(OUT, "nginx");
     mkdirSync(ngDir, { recursive: true });

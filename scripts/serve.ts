@@ -1,4 +1,5 @@
-// npm run serve: serve an existing dist/ through the shim on PORT/HOST (README.md#configuration).
+// Serve an existing dist/ through the shim on PORT/HOST (README.md#configuration). `npm run serve`
+// and `npm start` run it bundled, through scripts/serve.mjs; `node scripts/serve.ts` runs it as it is.
 import path from "node:path";
 import { startServer } from "../functions/node/main.ts";
 

@@ -1,11 +1,12 @@
-// npm start: build content/ when it or a build variable changed since the last build, then serve.
+// npm start, its first half: build content/ when it or a build variable changed since the last build.
+// The second half is scripts/serve.mjs (package.json chains them), which serves from a bundle so
+// that the serving process never loads Node's TypeScript stripper (see its header).
 import { spawnSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { buildConfig } from "../src/generate/config.ts";
 import { stampOf } from "../src/generate/stamp.ts";
 import { BUILD_FILES } from "../src/shared/layout.ts";
-import { serve } from "./serve.ts";
 
 const dist = path.resolve("dist");
 
@@ -23,4 +24,3 @@ if ((await lastStamp()) !== current) {
   const run = spawnSync("npm", ["run", "build", "--silent"], { stdio: "inherit" });
   if (run.status !== 0) process.exit(run.status ?? 1);
 } else console.log("dist/ is up to date with content/ and the build settings: starting at once.");
-await serve(dist);

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { episode, makeSite, removeSite, ROOT, script, serveSite, type Site } from "../support/fixture.ts";
@@ -27,32 +28,52 @@ describe("smoke", () => {
 });
 
 describe("npm run serve", () => {
-  // The suites import the server through Vitest's transform; this runs the command's script under
-  // the project's Node itself, whose type stripping refuses what is not erasable TypeScript.
-  it.skipIf(process.env.SHIM_TARGET === "edge")("runs scripts/serve.ts under Node's own TypeScript support and serves the built site", async () => {
+  /** Starts a serving script under the project's Node in the site's folder; its URL and how to stop it. */
+  async function run(script: string): Promise<{ url: string | null; out: () => string; stop: () => void }> {
     const node = path.join(ROOT, "node_modules/.bin/node");
-    const child = spawn(node, [path.join(ROOT, "scripts/serve.ts")], {
+    const child = spawn(node, [path.join(ROOT, script)], {
       cwd: path.dirname(site.distDir),
       env: { ...process.env, PORT: "0", HOST: "127.0.0.1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
+    let out = "";
+    child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    child.stderr.on("data", (b: Buffer) => (out += b.toString()));
+    const exited = once(child, "exit").then(() => null);
+    const url = await Promise.race([
+      exited,
+      (async () => {
+        while (!/on (http:\/\/\S+)/.test(out)) await new Promise((r) => setTimeout(r, 50));
+        return /on (http:\/\/\S+)/.exec(out)![1]!;
+      })(),
+    ]);
+    return { url, out: () => out, stop: () => child.kill("SIGTERM") };
+  }
+
+  // The suites import the server through Vitest's transform; these run the scripts under the
+  // project's Node itself, whose type stripping refuses what is not erasable TypeScript.
+  it.skipIf(process.env.SHIM_TARGET === "edge")("runs scripts/serve.ts under Node's own TypeScript support and serves the built site", async () => {
+    const server = await run("scripts/serve.ts");
     try {
-      let out = "";
-      child.stdout.on("data", (b: Buffer) => (out += b.toString()));
-      child.stderr.on("data", (b: Buffer) => (out += b.toString()));
-      const exited = once(child, "exit").then(() => null);
-      const url = await Promise.race([
-        exited,
-        (async () => {
-          while (!/on (http:\/\/\S+)/.test(out)) await new Promise((r) => setTimeout(r, 50));
-          return /on (http:\/\/\S+)/.exec(out)![1]!;
-        })(),
-      ]);
-      expect(url, out).not.toBeNull();
-      const res = await fetch(`${url}/v1/episodes/1`);
-      expect(res.status).toBe(200);
+      expect(server.url, server.out()).not.toBeNull();
+      expect((await fetch(`${server.url}/v1/episodes/1`)).status).toBe(200);
     } finally {
-      child.kill("SIGTERM");
+      server.stop();
+    }
+  });
+
+  it.skipIf(process.env.SHIM_TARGET === "edge")("runs the command's launcher (scripts/serve.mjs): the same site from the bundled server, leaving no bundle behind", async () => {
+    const server = await run("scripts/serve.mjs");
+    try {
+      expect(server.url, server.out()).not.toBeNull();
+      const res = await fetch(`${server.url}/v1/episodes/1`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { episodeNumber: number }).episodeNumber).toBe(1);
+      expect((await fetch(`${server.url}/v1/episodes/2`)).status).toBe(404);
+      const bundles = await readdir(path.join(ROOT, "node_modules/.cache/node-server")).catch(() => []);
+      expect(bundles.filter((f) => f.startsWith("serve-"))).toEqual([]);
+    } finally {
+      server.stop();
     }
   });
 });

@@ -1,0 +1,52 @@
+// npm run serve (and the serving half of npm start): scripts/serve.ts, bundled into one plain ES
+// module and run from it. Plain JavaScript on purpose: a process that loads a single .ts file
+// makes Node load its TypeScript stripper (a WebAssembly module and its 3.8 MB of source) and
+// keep it for the process's life, ~17 MB resident of a server meant to stay under 200 MB at
+// 100,000 episodes (docs/performance.md#serving-memory-at-100000). Bundling our own modules takes
+// esbuild ~0.1 s at each start; packages stay imports (the AWS SDK and ioredis are still loaded
+// only when the configuration asks for them, functions/node/main.ts).
+//
+// Output: node_modules/.cache/node-server/serve-<pid>.mjs, made afresh at each start (never stale),
+// written under a name of its own so that concurrent starts do not read each other's half-written
+// file, and removed once imported.
+import { rmSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { build, stop } from "esbuild";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const OUT_DIR = path.join(ROOT, "node_modules/.cache/node-server");
+
+/** Bundles scripts/serve.ts; the file's path. */
+async function bundle() {
+  const result = await build({
+    entryPoints: [path.join(ROOT, "scripts/serve.ts")],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "node",
+    target: "node22",
+    packages: "external",
+    logLevel: "warning",
+  });
+  await stop();
+  await mkdir(OUT_DIR, { recursive: true });
+  const file = path.join(OUT_DIR, `serve-${process.pid}.mjs`);
+  await writeFile(file, result.outputFiles[0].contents);
+  return file;
+}
+
+try {
+  const file = await bundle();
+  let serve;
+  try {
+    ({ serve } = await import(pathToFileURL(file).href));
+  } finally {
+    rmSync(file, { force: true });
+  }
+  await serve();
+} catch (e) {
+  console.error(`serve: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+}
