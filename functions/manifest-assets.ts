@@ -1,5 +1,6 @@
 // The asset store of every runtime: build outputs the manifest names, with the strong ETag the
-// build computed, read once and kept in a byte-bounded cache (./lru.ts). Runtimes differ only in
+// build computed, read once and kept in a byte-bounded cache (./lru.ts), unless the caller reads
+// with `keep: false` (what it holds itself or needs once: ./search.ts). Runtimes differ only in
 // how a file's bytes are read: from the disk (functions/node/file-assets.ts) or through the
 // static-assets binding (functions/workers/assets.ts). A runtime that serves the build's
 // precompressed variants (Node) also passes how to read one (`<file>.br`, `<file>.gz`): each is
@@ -7,7 +8,7 @@
 import { CODING_SUFFIX, type Coding } from "../src/shared/etag.ts";
 import { ByteLru } from "./lru.ts";
 import type { ManifestLookup } from "./manifest-table.ts";
-import type { Asset, AssetStore } from "./ports.ts";
+import type { Asset, AssetStore, GetOptions } from "./ports.ts";
 import { registerVariants } from "./representations.ts";
 
 /** The bytes of a dist-relative file, or null when there is none. */
@@ -43,7 +44,7 @@ export class ManifestAssetStore implements AssetStore {
     this.#cache = new ByteLru(maxBytes, (a) => ENTRY_OVERHEAD + ("body" in a ? a.body.byteLength : (a.variant?.byteLength ?? 0)));
   }
 
-  async get(rel: string): Promise<Asset | null> {
+  async get(rel: string, options?: GetOptions): Promise<Asset | null> {
     const hit = this.#cache.get(rel);
     if (hit !== undefined) return hit as Asset;
     // Only files the manifest names are ever read.
@@ -53,7 +54,7 @@ export class ManifestAssetStore implements AssetStore {
     if (body === null) return null;
     const asset = { body, etag };
     if (this.#readVariant !== null) registerVariants(body, (coding) => this.#variant(rel, coding));
-    this.#cache.set(rel, asset);
+    if (options?.keep !== false) this.#cache.set(rel, asset);
     return asset;
   }
 

@@ -8,9 +8,19 @@ export interface Asset {
   etag: string;
 }
 
+export interface GetOptions {
+  /** Keep the file in the store's cache (the default). */
+  keep?: boolean;
+}
+
 export interface AssetStore {
-  /** `path` is relative to dist/ (e.g. `_api/episodes/42.json`); null when there is no such file. */
-  get(path: string): Promise<Asset | null>;
+  /**
+   * `path` is relative to dist/ (e.g. `_api/episodes/42.json`); null when there is no such file.
+   * `keep: false` reads a file the caller holds itself or needs once (search shards, the texts of
+   * search candidates): it is not kept in the store's cache, where it would displace the bodies
+   * that requests come back for.
+   */
+  get(path: string, options?: GetOptions): Promise<Asset | null>;
 }
 
 export interface AudioObject {

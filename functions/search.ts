@@ -57,6 +57,14 @@ const SNIPPET_LENGTH = 220;
 /** Fields a snippet may come from, best first when they tie; the title is in the result already. */
 const SNIPPET_FIELDS: SearchField[] = ["summary", "description", "transcript", "topics", "title"];
 
+/**
+ * How search reads files: not kept in the asset store's cache. Search holds what it reads itself
+ * (the meta, the lengths, parsed shards in their own cache) or needs it once per query (the texts
+ * of up to PHRASE_CANDIDATES_MAX candidates, ~20 KB each with a transcript, ~4 MB a query): kept,
+ * they pushed out of the cache the episode bodies that list pages and requests come back for.
+ */
+const ONCE = { keep: false } as const;
+
 /** The index is missing or disagrees with the episode index: the deployment is incomplete. */
 export class SearchUnavailable extends Error {}
 
@@ -149,7 +157,7 @@ export class EpisodeSearch {
   /** The meta file and document lengths, read once; a failed read is retried by the next query. */
   #load() {
     this.#loaded ??= (async () => {
-      const [metaFile, docsFile] = await Promise.all([this.#assets.get(SEARCH_FILES.meta), this.#assets.get(SEARCH_FILES.docs)]);
+      const [metaFile, docsFile] = await Promise.all([this.#assets.get(SEARCH_FILES.meta, ONCE), this.#assets.get(SEARCH_FILES.docs, ONCE)]);
       if (metaFile === null || docsFile === null) throw new SearchUnavailable("search index missing");
       const meta = JSON.parse(decoder.decode(metaFile.body)) as SearchMeta;
       // docNo is a position in the episode index: both must come from the same build.
@@ -172,7 +180,7 @@ export class EpisodeSearch {
     const key = String(n);
     const hit = this.#shards.get(key);
     if (hit !== undefined) return hit;
-    const file = await this.#assets.get(SEARCH_FILES.shard(n));
+    const file = await this.#assets.get(SEARCH_FILES.shard(n), ONCE);
     if (file === null) throw new SearchUnavailable(`search shard ${n} missing`);
     const shard = parseShard(file.body);
     this.#shards.set(key, shard);
@@ -261,8 +269,8 @@ export class EpisodeSearch {
   /** An episode's searchable texts, from its built body and transcript. */
   async #texts(entry: IndexEntry): Promise<Texts> {
     const [body, transcript] = await Promise.all([
-      this.#assets.get(episodeFile(entry.ref, "json")),
-      entry.transcript ? this.#assets.get(episodeFile(entry.ref, "transcript")) : Promise.resolve(null),
+      this.#assets.get(episodeFile(entry.ref, "json"), ONCE),
+      entry.transcript ? this.#assets.get(episodeFile(entry.ref, "transcript"), ONCE) : Promise.resolve(null),
     ]);
     if (body === null) throw new SearchUnavailable(`episode body missing: ${entry.ref}`);
     const resource = JSON.parse(decoder.decode(body.body)) as EpisodeResource;

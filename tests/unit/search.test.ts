@@ -4,7 +4,7 @@
 // store, as the shim reads it.
 import { describe, expect, it } from "vitest";
 import { EpisodeIndex } from "../../functions/episode-index.ts";
-import type { Asset, AssetStore } from "../../functions/ports.ts";
+import type { Asset, AssetStore, GetOptions } from "../../functions/ports.ts";
 import { EpisodeSearch, parseShard, snippetOf, topOf } from "../../functions/search.ts";
 import { MAX_SHARDS, SearchIndexBuilder } from "../../src/generate/search-index.ts";
 import { episodeFile, SEARCH_FILES, type SearchMeta } from "../../src/shared/layout.ts";
@@ -64,7 +64,7 @@ interface Fixture {
 }
 
 /** A site of episodes in list order (newest first): the index, the built bodies and the search files. */
-function siteOf(fixtures: Fixture[], reads: string[] = [], shardTargetBytes?: number) {
+function siteOf(fixtures: Fixture[], reads: string[] = [], shardTargetBytes?: number, kept: string[] = []) {
   const sorted = fixtures.map((f, i) => ({ f, n: i + 1 })).sort((a, b) => b.f.day - a.f.day);
   const files = new Map<string, Uint8Array>();
   const encoder = new TextEncoder();
@@ -88,8 +88,9 @@ function siteOf(fixtures: Fixture[], reads: string[] = [], shardTargetBytes?: nu
   });
   for (const [rel, body] of builder.files()) files.set(rel, typeof body === "string" ? encoder.encode(body) : body);
   const assets: AssetStore = {
-    get: (rel: string): Promise<Asset | null> => {
+    get: (rel: string, options?: GetOptions): Promise<Asset | null> => {
       reads.push(rel);
+      if (options?.keep !== false) kept.push(rel);
       const body = files.get(rel);
       return Promise.resolve(body === undefined ? null : { body, etag: '"x"' });
     },
@@ -192,6 +193,17 @@ describe("ranking", () => {
     await search.search("word17", 1, T0 + 5000 * 86_400_000);
     expect(shardReads()).toHaveLength(1);
     expect((await titles(search, "word2999 x3", 1, T0 + 5000 * 86_400_000))[0]).toBe("episode w2999 x3");
+  });
+
+  it("asks the asset store to keep none of what it reads (shards, meta, candidates' bodies and transcripts)", async () => {
+    const reads: string[] = [];
+    const kept: string[] = [];
+    const fixtures = Array.from({ length: 60 }, (_, i) => ({ title: `t${i}`, transcript: `alpha beta ${i % 2 === 0 ? "gamma delta" : "delta gamma"}`, day: i }));
+    const { search } = siteOf(fixtures, reads, undefined, kept);
+    expect(await titles(search, "gamma delta", 5)).toHaveLength(5);
+    expect(reads.some((r) => r.endsWith(".txt"))).toBe(true);
+    expect(reads.some((r) => r.includes("/shard-"))).toBe(true);
+    expect(kept).toEqual([]);
   });
 
   it("writes every term of a shard once, with its postings in document order", () => {
