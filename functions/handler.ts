@@ -164,9 +164,13 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
       // The index promised these files; an absent one means the deployment is incomplete.
       if (bodies.some((b) => b === null)) return errorResponse(ctx, "upstream_unavailable");
       const bytes = listBody(bodies as Asset[], pagination);
+      // Its strong tag hashes what fixes its bytes, the pagination and each body's own strong tag,
+      // rather than the bytes (~32 KB at limit=20): ~1 µs instead of ~20 µs of SHA-256 at each
+      // composition, which a crawler's walk pays on every page.
+      const tagOfPage: EtagFunction = () => etag(encoder.encode(`${pagination}\n${(bodies as Asset[]).map((b) => b.etag).join("\n")}`));
       // Its compressed variants are made once, when a request first negotiates each coding
       // (docs/api.md#compression); the cache then counts them (set again with the new size).
-      const made: ComposedAsset = await composedAsset(bytes, etag, deps.compress, () => pages.set(key, made));
+      const made: ComposedAsset = await composedAsset(bytes, tagOfPage, deps.compress, () => pages.set(key, made));
       pages.set(key, (composed = made));
     }
     return bodyResponse(req, ctx, composed.body, composed.etag, TYPES.json, CACHE.list);

@@ -1,5 +1,6 @@
 // Entity tags (RFC 9110 §8.8.3). Every ETag of the service has one form, written by strongEtag: a
-// strong, quoted tag of the first 16 bytes of the body's SHA-256, in base64url. etagOf computes it
+// strong, quoted tag of the first 16 bytes of the body's SHA-256, in base64url (a list page's
+// SHA-256 is of what fixes its bytes, functions/handler.ts). etagOf computes it
 // with crypto.subtle, which exists on Node and Workers alike; the build and the Node entry use the
 // synchronous node:crypto twin in src/shared/node-etag.ts. The comparisons of conditional requests
 // are request-time code: functions/conditional.ts.

@@ -279,6 +279,34 @@ describe("GET /v1/episodes: cursors across a rebuild", () => {
   });
 });
 
+describe("GET /v1/episodes: the list page's ETag across rebuilds", () => {
+  // A list page's tag hashes its pagination and the ETags of the bodies it joins (functions/handler.ts),
+  // not its bytes: an edit of one of those bodies must still give the page a new tag.
+  it("is the same after an identical rebuild and changes when an episode on the page is edited", async () => {
+    const tagOf = async (url: string) => {
+      const r = await call(url, "/v1/episodes?limit=5");
+      expect(r.status, r.text).toBe(200);
+      return { etag: r.headers.get("etag")!, ids: json<Page>(r).episodes.map((e) => e.id) };
+    };
+    const before = await tagOf(server.url);
+    const third = before.ids[2]!;
+    const edited = specs.map((s) => (s.episode.id === third ? { ...s, episode: { ...s.episode, title: "An edited title" } } : s));
+    const sites = [await makeSite("list-etag-same", specs), await makeSite("list-etag-edit", edited)];
+    const servers = await Promise.all(sites.map((site) => serveSite(site, { now: () => NOW, env: NO_LIMITS })));
+    try {
+      const same = await tagOf(servers[0]!.url);
+      const edit = await tagOf(servers[1]!.url);
+      expect(same).toEqual(before);
+      expect(edit.ids).toEqual(before.ids);
+      expect(edit.etag).not.toBe(before.etag);
+      expect(edit.etag).toMatch(/^"[A-Za-z0-9_-]{22}(?:\.gz|\.br)?"$/);
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+      await Promise.all(sites.map((site) => removeSite(site)));
+    }
+  });
+});
+
 describe("GET /v1/episodes: limit", () => {
   it.each(["0", "51", "abc", "1.5", "", "-1", "+5", " 5", "5 ", "1e1", "0x10", "99999999999999999999", "５"])(
     "limit=%j answers 400 invalid_limit naming limit",
