@@ -304,6 +304,14 @@ export class EpisodeIndex {
     return this.all.latest(now);
   }
 
+  /**
+   * How many episodes are published at `now`. Published ones are a suffix of the order, so the
+   * count names the set of them: what any answer that depends on the clock is a function of.
+   */
+  publishedCount(now: number): number {
+    return this.all.at.length - this.all.firstPublished(now);
+  }
+
   /** The archive's view: how many episodes are published, and `limit` of them from `offset` on, newest first. */
   published(now: number, offset: number, limit: number): { total: number; items: IndexEntry[] } {
     return this.all.published(now, offset, limit);

@@ -100,8 +100,11 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
   // In redirect delivery the player's audio comes from the storage's presigned URLs.
   const site = createSiteRoutes({ index, assets, now, etag, compress: deps.compress, mediaSources: config.audioDelivery === "redirect" ? ["https:"] : [] });
   const discovery = await discoveryAsset();
-  /** Composed list pages (bytes and ETag), by what determines them. */
-  const pages = new ByteLru<ComposedAsset>(LIST_CACHE_BYTES, (a) => a.bytes);
+  /**
+   * Composed list pages (bytes and ETag), by query string and published set. The key is counted:
+   * a query can be as long as the header budget, and ignored parameters make any number of them.
+   */
+  const pages = new ByteLru<ComposedAsset>(LIST_CACHE_BYTES, (a, key) => a.bytes + key.length);
 
   async function handle(req: ShimRequest, info: RequestInfo): Promise<ShimResponse> {
     const url = new URL(req.url);
@@ -149,17 +152,20 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
   };
 
   async function list(req: ShimRequest, ctx: ResponseContext, at: { url: URL }): Promise<ShimResponse> {
-    const parsed = parseListQuery(at.url.searchParams);
-    if (!parsed.ok) return errorResponse(ctx, parsed.code, parsed.parameter);
-    const { limit, domain, since, after } = parsed.query;
-    const page = index.page(now(), domain, after, since, limit);
-    const last = page.items[page.items.length - 1];
-    const nextCursor = page.more && last ? encodeCursor({ after: orderKeyOf(last), domain, since }) : null;
-    const pagination = JSON.stringify({ nextCursor, limit });
-    // The page's bytes are fixed by its episodes and its pagination: compose and hash them once.
-    const key = `${pagination}${page.items.map((e) => e.ref).join(",")}`;
+    const clock = now();
+    // A page is fixed by its query and the set of published episodes: the same query string
+    // against the same set is answered from the cache without parsing it again or finding the
+    // page in the index (a crawler's repeated first page; ~10 µs of a ~20 µs list request).
+    const key = `${index.publishedCount(clock)}${at.url.search}`;
     let composed = pages.get(key);
     if (composed === undefined) {
+      const parsed = parseListQuery(at.url.searchParams);
+      if (!parsed.ok) return errorResponse(ctx, parsed.code, parsed.parameter);
+      const { limit, domain, since, after } = parsed.query;
+      const page = index.page(clock, domain, after, since, limit);
+      const last = page.items[page.items.length - 1];
+      const nextCursor = page.more && last ? encodeCursor({ after: orderKeyOf(last), domain, since }) : null;
+      const pagination = JSON.stringify({ nextCursor, limit });
       const bodies = await Promise.all(page.items.map((e) => assets.get(episodeFile(e.ref, "json"))));
       // The index promised these files; an absent one means the deployment is incomplete.
       if (bodies.some((b) => b === null)) return errorResponse(ctx, "upstream_unavailable");

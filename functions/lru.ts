@@ -15,10 +15,11 @@ interface Slot<V> {
 export class ByteLru<V> {
   readonly #map = new Map<string, Slot<V>>();
   readonly #maxBytes: number;
-  readonly #sizeOf: (value: V) => number;
+  readonly #sizeOf: (value: V, key: string) => number;
   #bytes = 0;
 
-  constructor(maxBytes: number, sizeOf: (value: V) => number) {
+  /** `sizeOf`: the bytes an entry holds; the key is passed for a cache whose keys can be long. */
+  constructor(maxBytes: number, sizeOf: (value: V, key: string) => number) {
     this.#maxBytes = maxBytes;
     this.#sizeOf = sizeOf;
   }
@@ -31,7 +32,7 @@ export class ByteLru<V> {
   }
 
   set(key: string, value: V): void {
-    const size = this.#sizeOf(value);
+    const size = this.#sizeOf(value, key);
     if (size > this.#maxBytes / 4) return;
     const old = this.#map.get(key);
     if (old !== undefined) {

@@ -33,3 +33,13 @@ describe("ByteLru: a map bounded by the bytes of its values", () => {
     expect(["same", "x", "y", "z"].every((k) => c.get(k) !== undefined)).toBe(true);
   });
 });
+
+describe("ByteLru: keys that count", () => {
+  it("passes the key to sizeOf, so a cache whose keys can be long counts them against its bound", () => {
+    const c = new ByteLru<Uint8Array>(100, (v, key) => v.byteLength + key.length);
+    c.set("k".repeat(20), bytes(5)); // 25: kept
+    c.set("q".repeat(21), bytes(5)); // 26: over a quarter of the bound, not kept
+    expect(c.get("k".repeat(20))).toBeDefined();
+    expect(c.get("q".repeat(21))).toBeUndefined();
+  });
+});
