@@ -128,13 +128,18 @@ interface WriteContext {
 
 const madeDirs = new Set<string>();
 
-function writeOutput(ctx: WriteContext, rel: string, body: string): void {
+/** Writes a file of the build with its strong ETag (for the manifest) and makes its folder once. */
+function writeBytes(ctx: Pick<WriteContext, "dist" | "etags">, rel: string, bytes: Uint8Array): void {
   const abs = path.join(ctx.dist, rel);
   const dir = path.dirname(abs);
   if (!madeDirs.has(dir)) mkdirSync(dir, { recursive: true }), madeDirs.add(dir);
-  const bytes = Buffer.from(body);
   writeFileSync(abs, bytes);
   ctx.etags.set(rel, nodeEtag(bytes));
+}
+
+/** An API body: written, then compressed from disk by the pool. */
+function writeOutput(ctx: WriteContext, rel: string, body: string): void {
+  writeBytes(ctx, rel, Buffer.from(body));
   ctx.outputs.add([rel]);
 }
 
@@ -296,22 +301,26 @@ export function loadSite(): Promise<Site> {
 
 /**
  * Build time, from src/middleware.ts: a page Astro rendered, before Astro writes it. An episode
- * page or player of this build is taken in hand: its ETag is taken from its bytes and they are
- * offered to the compression, so neither reads it back from dist/. Other pages (and everything
- * outside a build) pass as they are.
+ * page or player of this build is written here, from the bytes in hand: its ETag is taken and the
+ * bytes are offered to the compression, so neither reads it back from dist/. What goes back to
+ * Astro has no body, and Astro writes no file for a body-less page (astro/dist/core/build/generate.js
+ * `renderPath`: "file not created, response body was empty"): its per-page `mkdir` and promise-based
+ * `writeFile` cost ~0.25 ms of the main thread a page, ~5 s of a 10,000-episode build, where one
+ * synchronous write into a folder made once costs a fraction of it (docs/performance.md). Other
+ * pages (and everything outside a build) pass as they are, and Astro writes them.
  */
 export async function takePage(pathname: string, response: Response): Promise<Response> {
   const prepared = shared[SITE_KEY];
   if (prepared === undefined || response.status !== 200) return response;
   const site = await prepared;
   // With build.format "file" (astro.config.mjs) Astro asks for a page by its file's path, /a/b.html;
-  // a page asked for by any other path is not taken and is read back after the pages instead.
+  // a page asked for by any other path is not taken: Astro writes it and it is read back after the pages.
   const rel = pathname.slice(1);
   if (!site.pageFiles.has(rel)) return response;
   const bytes = new Uint8Array(await response.arrayBuffer());
-  site.etags.set(rel, nodeEtag(bytes));
-  site.outputs.offer(rel, bytes);
-  return new Response(bytes, response);
+  writeBytes(site, rel, bytes);
+  if (!site.outputs.offer(rel, bytes)) site.outputs.add([rel]);
+  return new Response(null, { status: 200 });
 }
 
 function readBody(dist: string, ref: string, part: EpisodePart): string {
