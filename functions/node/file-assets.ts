@@ -2,7 +2,7 @@
 // (functions/manifest-assets.ts), so the request path reads the disk once per file, not per request.
 // The build's compressed variants (<file>.br, <file>.gz: src/generate/precompress.ts) are read
 // from beside their file, the first time a request negotiates their coding.
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
 import { ManifestAssetStore } from "../manifest-assets.ts";
 import type { ManifestLookup } from "../manifest-table.ts";
@@ -18,15 +18,31 @@ import type { ManifestLookup } from "../manifest-table.ts";
 export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
- * The file's bytes as a plain Uint8Array over the read's own buffer: no copy. Read synchronously:
- * build outputs are small and, on a serving machine, in the page cache, where a synchronous read
- * (open, fstat, read, close) costs ~7-10 µs of CPU and the promise API's four trips through
- * libuv's thread pool ~40 µs. A list page of 20 bodies none of which is cached (a crawl of
- * 100,000 episodes) took 500-600 µs that way and 150-200 µs this way (docs/performance.md#findings).
+ * One buffer the reads below go through: a build output that fits (all but a few site-wide files)
+ * is read with one `pread`, without asking its size first.
+ */
+const scratch = Buffer.allocUnsafeSlow(64 * 1024);
+
+/**
+ * The file's bytes, read synchronously: build outputs are small and, on a serving machine, in the
+ * page cache, where the promise API's four trips through libuv's thread pool cost ~40 µs a file
+ * and a synchronous read a few. A list page of 20 bodies none of which is cached (a crawl of
+ * 100,000 episodes) took 500-600 µs the first way. `open`, one `pread` into the scratch buffer
+ * and `close` are three system calls where readFileSync makes four (it asks for the size with
+ * `fstat` first): 13-17 µs of CPU per 1.5 KB episode body instead of 15-22 µs, in alternating
+ runs on a loaded machine (docs/performance.md).
  */
 function bytesOf(file: string): Uint8Array {
-  const b = readFileSync(file);
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  const fd = openSync(file, "r");
+  try {
+    const n = readSync(fd, scratch, 0, scratch.byteLength, 0);
+    if (n < scratch.byteLength) return new Uint8Array(scratch.subarray(0, n));
+    // Larger than the buffer: readFileSync reads it whole (from the start: the pread moved no offset).
+    const b = readFileSync(fd);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export class FileAssetStore extends ManifestAssetStore {

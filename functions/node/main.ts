@@ -139,7 +139,6 @@ const YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
  * there again (./young-generation.ts).
  */
 function releaseStartupMemory(): void {
-  setFlagsFromString("--heap-growing-percent=0");
   const gc = v8Gc();
   gc({ type: "major", execution: "sync", flavor: "last-resort" });
   setFlagsFromString("--semi-space-growth-factor=2");
@@ -152,19 +151,19 @@ function releaseStartupMemory(): void {
 }
 
 /**
- * While loading: the old generation may grow by 25% between major collections. V8's own factor let
- * it reach ~100 MB of mostly dead parsing temporaries while loading 100,000 index entries (~40 MB
- * more at the process's peak); V8's default (0) is back for serving, set before the last collection.
+ * The old generation may grow by 25% between major collections, for the process's life. While
+ * loading, V8's own factor let it reach ~100 MB of mostly dead parsing temporaries (100,000 index
+ * entries; ~40 MB more at the process's peak). While serving, searches over POST /mcp allocate a
+ * few MB each (the candidates' texts, decoded and folded), and V8's factor grew the heap after
+ * them: 45 searches took the process from ~198 to 261-278 MB resident at 100,000 episodes and from
+ * ~104 to 172-184 MB at 100; at 25%, 223 and 120 MB (`node scripts/bench.ts --no-build --sizes
+ * 100000 --no-edge --no-search`, docs/performance.md).
  */
-const LOADING_HEAP_GROWING_PERCENT = 25;
+const HEAP_GROWING_PERCENT = 25;
 
 export async function createNodeHandler(opts: ServeOptions): Promise<NodeHandler> {
-  setFlagsFromString(`--heap-growing-percent=${LOADING_HEAP_GROWING_PERCENT}`);
-  try {
-    return await loadHandler(opts);
-  } finally {
-    setFlagsFromString("--heap-growing-percent=0");
-  }
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  return loadHandler(opts);
 }
 
 async function loadHandler(opts: ServeOptions): Promise<NodeHandler> {
