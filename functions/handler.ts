@@ -28,7 +28,6 @@ import {
   preflightResponse,
   responseContext,
   TYPES,
-  withHeaders,
   type ResponseContext,
   type ShimRequest,
   type ShimResponse,
@@ -109,7 +108,8 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
   async function handle(req: ShimRequest, info: RequestInfo): Promise<ShimResponse> {
     const url = new URL(req.url);
     const match = router.match(url.pathname);
-    let ctx = responseContext(req.method, match?.route.api ? link : null, deps.runtimeEncodes);
+    const apiLink = match?.route.api ? link : null;
+    let ctx = responseContext(req.method, apiLink, deps.runtimeEncodes);
     // MCP answers its own methods (POST; its preflight) and counts each tool call, not each request.
     if (match?.id === "mcp") return routes.mcp(req, ctx, { url, params: match.params, clientIp: info.clientIp }).catch(() => errorResponse(ctx, "upstream_unavailable"));
     if (req.method === "OPTIONS") return preflightResponse(ctx);
@@ -117,8 +117,10 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     try {
       if (match === null) return await staticFile(req, ctx, url.pathname);
       if (match.route.bucket !== null) {
-        const decision = await limiter.check(match.route.bucket, info.clientIp, now());
-        ctx = withHeaders(ctx, decision.headers);
+        // The in-memory store decides at once: no await (a microtask) then.
+        const checked = limiter.check(match.route.bucket, info.clientIp, now());
+        const decision = checked instanceof Promise ? await checked : checked;
+        ctx = responseContext(req.method, apiLink, deps.runtimeEncodes, decision.headers);
         if (!decision.allowed) return errorResponse(ctx, "rate_limited", undefined, { "Retry-After": String(decision.retryAfter) });
       }
       return await routes[match.id](req, ctx, { url, params: match.params });

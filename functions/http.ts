@@ -78,8 +78,12 @@ export interface ResponseContext {
   readonly runtimeEncodes?: boolean;
 }
 
-export function responseContext(method: string, link: string | null, runtimeEncodes = false): ResponseContext {
-  return { method, link, headers: {}, runtimeEncodes };
+/** The headers of a context that adds none: one object for every such request. */
+const NO_HEADERS: Readonly<HeaderRecord> = Object.freeze({});
+
+/** `headers`: lower-case names, as ResponseContext.headers holds them (the rate limiter's are). */
+export function responseContext(method: string, link: string | null, runtimeEncodes = false, headers: Readonly<HeaderRecord> = NO_HEADERS): ResponseContext {
+  return { method, link, headers, runtimeEncodes };
 }
 
 /** The same context with more headers (lower-cased names; later values win). */

@@ -60,6 +60,9 @@ export interface RateLimitHit {
 }
 
 export interface RateLimitStore {
-  /** Counts one request for `key` in a fixed window of `windowMs` starting at its first request. */
-  hit(key: string, windowMs: number, now: number): Promise<RateLimitHit>;
+  /**
+   * Counts one request for `key` in a fixed window of `windowMs` starting at its first request.
+   * A store in the process's memory answers at once, without a promise (functions/rate-limit.ts).
+   */
+  hit(key: string, windowMs: number, now: number): RateLimitHit | Promise<RateLimitHit>;
 }
