@@ -37,7 +37,7 @@ import { createMcpRoute } from "./mcp.ts";
 import { ByteLru } from "./lru.ts";
 import type { Asset, AssetStore, AudioStorage, Compress, EtagFunction, RateLimitStore } from "./ports.ts";
 import { composedAsset, type ComposedAsset } from "./representations.ts";
-import { RateLimiter } from "./rate-limit.ts";
+import { RateLimiter, type RateDecision } from "./rate-limit.ts";
 import { Router, type RouteArgs, type RouteHandler } from "./router.ts";
 import { createSiteRoutes } from "./site-routes.ts";
 import { createSurfaceRoutes } from "./surface-routes.ts";
@@ -65,8 +65,8 @@ export interface RequestInfo {
 
 /** What a runtime entry drives: the handler, and the answer to requests it cannot hand over. */
 export interface Shim {
-  /** Answers one request. */
-  handle(req: ShimRequest, info: RequestInfo): Promise<ShimResponse>;
+  /** Answers one request: at once when it needs nothing it has not got in memory, else a promise. */
+  handle(req: ShimRequest, info: RequestInfo): ShimResponse | Promise<ShimResponse>;
   /**
    * The answer to a request the runtime could not turn into a ShimRequest (a target that is not a
    * URL, headers past the budget): an error of the one error table, with the CORS headers of every
@@ -105,31 +105,30 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
    */
   const pages = new ByteLru<ComposedAsset>(LIST_CACHE_BYTES, (a, key) => a.bytes + key.length);
 
-  async function handle(req: ShimRequest, info: RequestInfo): Promise<ShimResponse> {
+  function handle(req: ShimRequest, info: RequestInfo): ShimResponse | Promise<ShimResponse> {
     const url = new URL(req.url);
     const match = router.match(url.pathname);
     const apiLink = match?.route.api ? link : null;
-    let ctx = responseContext(req.method, apiLink, deps.runtimeEncodes);
+    const ctx = responseContext(req.method, apiLink, deps.runtimeEncodes);
     // MCP answers its own methods (POST; its preflight) and counts each tool call, not each request.
     if (match?.id === "mcp") return Promise.resolve(routes.mcp(req, ctx, { url, params: match.params, clientIp: info.clientIp })).catch(() => errorResponse(ctx, "upstream_unavailable"));
     if (req.method === "OPTIONS") return preflightResponse(ctx);
     if (!ALLOWED.has(req.method)) return errorResponse(ctx, "method_not_allowed");
-    try {
-      if (match === null) return await staticFile(req, ctx, url.pathname);
-      if (match.route.bucket !== null) {
-        // The in-memory store decides at once: no await then either.
-        const checked = limiter.check(match.route.bucket, info.clientIp, now());
-        const decision = checked instanceof Promise ? await checked : checked;
-        ctx = responseContext(req.method, apiLink, deps.runtimeEncodes, decision.headers);
-        if (!decision.allowed) return errorResponse(ctx, "rate_limited", undefined, { "Retry-After": String(decision.retryAfter) });
-      }
-      // A route answering from memory answers at once: awaiting it would cost a microtask.
-      const answer = routes[match.id](req, ctx, { url, params: match.params });
-      return answer instanceof Promise ? await answer : answer;
-    } catch {
-      // Never a stack trace or a server path in a response.
-      return errorResponse(ctx, "upstream_unavailable");
-    }
+    if (match === null) return answered(ctx, () => staticFile(req, ctx, url.pathname));
+    const { id, route } = match;
+    const at = { url, params: match.params };
+    if (route.bucket === null) return answered(ctx, () => routes[id](req, ctx, at));
+    /** The route's answer with the rate limit's headers, or 429 past the limit. */
+    const counted = (decision: RateDecision) => {
+      const limited = responseContext(req.method, apiLink, deps.runtimeEncodes, decision.headers);
+      if (!decision.allowed) return errorResponse(limited, "rate_limited", undefined, { "Retry-After": String(decision.retryAfter) });
+      return answered(limited, () => routes[id](req, limited, at));
+    };
+    // The in-memory store decides at once: no promise then.
+    return answered(ctx, () => {
+      const checked = limiter.check(route.bucket!, info.clientIp, now());
+      return checked instanceof Promise ? checked.then(counted) : counted(checked);
+    });
   }
 
   /** API paths, and paths that cannot be read, get the envelope; site paths a small page. */
@@ -258,6 +257,19 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
   }
 
   return { handle, refuse };
+}
+
+/**
+ * What `answer` answers, at once or as a promise, or 502 when it throws or its promise rejects:
+ * never a stack trace or a server path in a response.
+ */
+function answered(ctx: ResponseContext, answer: () => ShimResponse | Promise<ShimResponse>): ShimResponse | Promise<ShimResponse> {
+  try {
+    const a = answer();
+    return a instanceof Promise ? a.catch(() => errorResponse(ctx, "upstream_unavailable")) : a;
+  } catch {
+    return errorResponse(ctx, "upstream_unavailable");
+  }
 }
 
 const LIST_HEAD = encoder.encode(`{"episodes":[`);

@@ -155,7 +155,8 @@ export function createNodeServer(shim: Shim, trustProxy: number): Server {
     }
   }
 
-  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Answers one request; a promise only while the answer or its stream is pending. */
+  function answer(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
     const method = req.method ?? "GET";
     const target = req.url ?? "/";
     let request: NodeRequest;
@@ -169,11 +170,13 @@ export function createNodeServer(shim: Shim, trustProxy: number): Server {
     if (req.httpVersion === "1.1" && req.headers.host === undefined) {
       return writeResponse(res, shim.refuse("bad_request", method, targetPath(target)));
     }
+    // The handler answers its own failures (502); throwing is a bug, answered 500.
     try {
       const clientIp = clientKeyOf(req.socket, request.headers.get("x-forwarded-for"), trustProxy);
-      // The handler answers its own failures (502); throwing is a bug, answered 500 below.
-      const streaming = send(res, await shim.handle(request, { clientIp }));
-      if (streaming !== undefined) await streaming;
+      const answered = shim.handle(request, { clientIp });
+      // An answer from memory is written at once: no promise, no microtask.
+      const pending = answered instanceof Promise ? answered.then((r) => send(res, r)) : send(res, answered);
+      return pending?.catch(() => fail(res, method, targetPath(target)));
     } catch {
       fail(res, method, targetPath(target));
     }
@@ -188,7 +191,11 @@ export function createNodeServer(shim: Shim, trustProxy: number): Server {
       requireHostHeader: false,
     },
     (req, res) => {
-      answer(req, res).catch(() => fail(res, req.method ?? "GET", targetPath(req.url ?? "/")));
+      try {
+        answer(req, res)?.catch(() => fail(res, req.method ?? "GET", targetPath(req.url ?? "/")));
+      } catch {
+        fail(res, req.method ?? "GET", targetPath(req.url ?? "/"));
+      }
     },
   );
   server.on("clientError", (err: Error & { code?: string; rawPacket?: unknown }, socket: Socket) => onClientError(shim, err, socket));
