@@ -36,6 +36,7 @@ import { parseListQuery } from "./list-query.ts";
 import { createMcpRoute } from "./mcp.ts";
 import { ByteLru } from "./lru.ts";
 import type { Asset, AssetStore, AudioStorage, Compress, EtagFunction, RateLimitStore } from "./ports.ts";
+import { isPending, thenOrNow } from "./pending.ts";
 import { composedAsset, type ComposedAsset } from "./representations.ts";
 import { RateLimiter, type RateDecision } from "./rate-limit.ts";
 import { Router, type RouteArgs, type RouteHandler } from "./router.ts";
@@ -127,7 +128,7 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     // The in-memory store decides at once: no promise then.
     return answered(ctx, () => {
       const checked = limiter.check(route.bucket!, info.clientIp, now());
-      return checked instanceof Promise ? checked.then(counted) : counted(checked);
+      return thenOrNow(checked, counted);
     });
   }
 
@@ -227,7 +228,7 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
   /** A build output the index promised: its absence means the deployment is incomplete. At once when the store holds it. */
   function buildFile(req: ShimRequest, ctx: ResponseContext, path: string, type: string, cache: string): ShimResponse | Promise<ShimResponse> {
     const found = assets.get(path);
-    return found instanceof Promise ? found.then((f) => builtFileResponse(req, ctx, f, type, cache)) : builtFileResponse(req, ctx, found, type, cache);
+    return thenOrNow(found, (f) => builtFileResponse(req, ctx, f, type, cache));
   }
 
   function builtFileResponse(req: ShimRequest, ctx: ResponseContext, found: Asset | null, type: string, cache: string): ShimResponse | Promise<ShimResponse> {
@@ -266,7 +267,7 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
 function answered(ctx: ResponseContext, answer: () => ShimResponse | Promise<ShimResponse>): ShimResponse | Promise<ShimResponse> {
   try {
     const a = answer();
-    return a instanceof Promise ? a.catch(() => errorResponse(ctx, "upstream_unavailable")) : a;
+    return isPending(a) ? Promise.resolve(a).catch(() => errorResponse(ctx, "upstream_unavailable")) : a;
   } catch {
     return errorResponse(ctx, "upstream_unavailable");
   }

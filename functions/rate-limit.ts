@@ -2,6 +2,7 @@
 // (draft-ietf-httpapi-ratelimit-headers: RateLimit-Policy and RateLimit as structured fields).
 import { quotaOf, RATE_WINDOW_SECONDS, type Bucket, type RateLimits } from "../src/shared/limits.ts";
 import type { HeaderRecord } from "./http.ts";
+import { thenOrNow } from "./pending.ts";
 import type { RateLimitHit, RateLimitStore } from "./ports.ts";
 
 export interface RateDecision {
@@ -30,7 +31,7 @@ export class RateLimiter {
   /** The decision, at once when the store answers at once (in memory): no promise per request then. */
   check(bucket: Bucket, ip: string, now: number): RateDecision | Promise<RateDecision> {
     const hit = this.store.hit(`${bucket}:${ip}`, WINDOW_MS, now);
-    return hit instanceof Promise ? hit.then((h) => this.decide(bucket, h, now)) : this.decide(bucket, hit, now);
+    return thenOrNow(hit, (h) => this.decide(bucket, h, now));
   }
 
   private decide(bucket: Bucket, hit: RateLimitHit, now: number): RateDecision {

@@ -12,6 +12,7 @@ import { once } from "node:events";
 import type { Socket } from "node:net";
 import { clientKeyFrom, rateLimitKey } from "../client-ip.ts";
 import type { Shim, ShimResponse } from "../handler.ts";
+import { isPending } from "../pending.ts";
 import { NodeRequest, requestLineOf, targetPath } from "./request.ts";
 
 /**
@@ -175,7 +176,7 @@ export function createNodeServer(shim: Shim, trustProxy: number): Server {
       const clientIp = clientKeyOf(req.socket, request.headers.get("x-forwarded-for"), trustProxy);
       const answered = shim.handle(request, { clientIp });
       // An answer from memory is written at once: no promise, no microtask.
-      const pending = answered instanceof Promise ? answered.then((r) => send(res, r)) : send(res, answered);
+      const pending = isPending(answered) ? Promise.resolve(answered).then((r) => send(res, r)) : send(res, answered);
       return pending?.catch(() => fail(res, method, targetPath(target)));
     } catch {
       fail(res, method, targetPath(target));
