@@ -28,7 +28,6 @@ import {
   preflightResponse,
   responseContext,
   TYPES,
-  withHeaders,
   type ResponseContext,
   type ShimRequest,
   type ShimResponse,
@@ -37,9 +36,10 @@ import { parseListQuery } from "./list-query.ts";
 import { createMcpRoute } from "./mcp.ts";
 import { ByteLru } from "./lru.ts";
 import type { Asset, AssetStore, AudioStorage, Compress, EtagFunction, RateLimitStore } from "./ports.ts";
+import { isPending, thenOrNow } from "./pending.ts";
 import { composedAsset, type ComposedAsset } from "./representations.ts";
-import { RateLimiter } from "./rate-limit.ts";
-import { Router, type RouteHandler } from "./router.ts";
+import { RateLimiter, type RateDecision } from "./rate-limit.ts";
+import { Router, type RouteArgs, type RouteHandler } from "./router.ts";
 import { createSiteRoutes } from "./site-routes.ts";
 import { createSurfaceRoutes } from "./surface-routes.ts";
 
@@ -66,8 +66,8 @@ export interface RequestInfo {
 
 /** What a runtime entry drives: the handler, and the answer to requests it cannot hand over. */
 export interface Shim {
-  /** Answers one request. */
-  handle(req: ShimRequest, info: RequestInfo): Promise<ShimResponse>;
+  /** Answers one request: at once when it needs nothing it has not got in memory, else a promise. */
+  handle(req: ShimRequest, info: RequestInfo): ShimResponse | Promise<ShimResponse>;
   /**
    * The answer to a request the runtime could not turn into a ShimRequest (a target that is not a
    * URL, headers past the budget): an error of the one error table, with the CORS headers of every
@@ -106,26 +106,30 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
    */
   const pages = new ByteLru<ComposedAsset>(LIST_CACHE_BYTES, (a, key) => a.bytes + key.length);
 
-  async function handle(req: ShimRequest, info: RequestInfo): Promise<ShimResponse> {
+  function handle(req: ShimRequest, info: RequestInfo): ShimResponse | Promise<ShimResponse> {
     const url = new URL(req.url);
     const match = router.match(url.pathname);
-    let ctx = responseContext(req.method, match?.route.api ? link : null, deps.runtimeEncodes);
+    const apiLink = match?.route.api ? link : null;
+    const ctx = responseContext(req.method, apiLink, deps.runtimeEncodes);
     // MCP answers its own methods (POST; its preflight) and counts each tool call, not each request.
-    if (match?.id === "mcp") return routes.mcp(req, ctx, { url, params: match.params, clientIp: info.clientIp }).catch(() => errorResponse(ctx, "upstream_unavailable"));
+    if (match?.id === "mcp") return Promise.resolve(routes.mcp(req, ctx, { url, params: match.params, clientIp: info.clientIp })).catch(() => errorResponse(ctx, "upstream_unavailable"));
     if (req.method === "OPTIONS") return preflightResponse(ctx);
     if (!ALLOWED.has(req.method)) return errorResponse(ctx, "method_not_allowed");
-    try {
-      if (match === null) return await staticFile(req, ctx, url.pathname);
-      if (match.route.bucket !== null) {
-        const decision = await limiter.check(match.route.bucket, info.clientIp, now());
-        ctx = withHeaders(ctx, decision.headers);
-        if (!decision.allowed) return errorResponse(ctx, "rate_limited", undefined, { "Retry-After": String(decision.retryAfter) });
-      }
-      return await routes[match.id](req, ctx, { url, params: match.params });
-    } catch {
-      // Never a stack trace or a server path in a response.
-      return errorResponse(ctx, "upstream_unavailable");
-    }
+    if (match === null) return answered(ctx, () => staticFile(req, ctx, url.pathname));
+    const { id, route } = match;
+    const at = { url, params: match.params };
+    if (route.bucket === null) return answered(ctx, () => routes[id](req, ctx, at));
+    /** The route's answer with the rate limit's headers, or 429 past the limit. */
+    const counted = (decision: RateDecision) => {
+      const limited = responseContext(req.method, apiLink, deps.runtimeEncodes, decision.headers);
+      if (!decision.allowed) return errorResponse(limited, "rate_limited", undefined, { "Retry-After": String(decision.retryAfter) });
+      return answered(limited, () => routes[id](req, limited, at));
+    };
+    // The in-memory store decides at once: no promise then.
+    return answered(ctx, () => {
+      const checked = limiter.check(route.bucket!, info.clientIp, now());
+      return thenOrNow(checked, counted);
+    });
   }
 
   /** API paths, and paths that cannot be read, get the envelope; site paths a small page. */
@@ -137,49 +141,53 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
 
   /** One handler per route id: the compiler refuses a route of the table without one. */
   const routes: Record<RouteId, RouteHandler> = {
-    discovery: (req, ctx) => Promise.resolve(bodyResponse(req, ctx, discovery.body, discovery.etag, TYPES.json, CACHE.resource)),
+    discovery: (req, ctx) => bodyResponse(req, ctx, discovery.body, discovery.etag, TYPES.json, CACHE.resource),
     listEpisodes: list,
     getEpisode: (req, ctx, at) => episodeBody(req, ctx, at.params.ref!, "json"),
     getEpisodeScript: (req, ctx, at) => episodeBody(req, ctx, at.params.ref!, "script"),
     getEpisodeTranscript: (req, ctx, at) => episodeBody(req, ctx, at.params.ref!, "transcript"),
     getEpisodeAudio: audio,
     openapi: (req, ctx) => buildFile(req, ctx, BUILD_FILES.openapi, TYPES.json, CACHE.resource),
-    apiNotFound: (_req, ctx) => Promise.resolve(errorResponse(ctx, "not_found")),
+    apiNotFound: (_req, ctx) => errorResponse(ctx, "not_found"),
     media,
     mcp: createMcpRoute({ router, routes: () => routes, link, limiter, now, assets, index, name: index.data.show.title }),
     ...site.routes,
     ...createSurfaceRoutes({ index, assets, now, etag, feedLimit: config.feedLimit, compress: deps.compress }).routes,
   };
 
-  async function list(req: ShimRequest, ctx: ResponseContext, at: { url: URL }): Promise<ShimResponse> {
+  function list(req: ShimRequest, ctx: ResponseContext, at: RouteArgs): ShimResponse | Promise<ShimResponse> {
     const clock = now();
     // A page is fixed by its query and the set of published episodes: the same query string
     // against the same set is answered from the cache without parsing it again or finding the
     // page in the index (a crawler's repeated first page; ~10 µs of a ~20 µs list request).
     const key = `${index.publishedCount(clock)}${at.url.search}`;
-    let composed = pages.get(key);
-    if (composed === undefined) {
-      const parsed = parseListQuery(at.url.searchParams);
-      if (!parsed.ok) return errorResponse(ctx, parsed.code, parsed.parameter);
-      const { limit, domain, since, after } = parsed.query;
-      const page = index.page(clock, domain, after, since, limit);
-      const last = page.items[page.items.length - 1];
-      const nextCursor = page.more && last ? encodeCursor({ after: orderKeyOf(last), domain, since }) : null;
-      const pagination = JSON.stringify({ nextCursor, limit });
-      const bodies = await Promise.all(page.items.map((e) => assets.get(episodeFile(e.ref, "json"))));
-      // The index promised these files; an absent one means the deployment is incomplete.
-      if (bodies.some((b) => b === null)) return errorResponse(ctx, "upstream_unavailable");
-      const bytes = listBody(bodies as Asset[], pagination);
-      // Its strong tag hashes what fixes its bytes, the pagination and each body's own strong tag,
-      // rather than the bytes (~32 KB at limit=20): ~1 µs instead of ~20 µs of SHA-256 at each
-      // composition, which a crawler's walk pays on every page.
-      const tagOfPage: EtagFunction = () => etag(encoder.encode(`${pagination}\n${(bodies as Asset[]).map((b) => b.etag).join("\n")}`));
-      // Its compressed variants are made once, when a request first negotiates each coding
-      // (docs/api.md#compression); the cache then counts them (set again with the new size).
-      const made: ComposedAsset = await composedAsset(bytes, tagOfPage, deps.compress, () => pages.set(key, made));
-      pages.set(key, (composed = made));
-    }
+    const composed = pages.get(key);
+    if (composed === undefined) return composePage(req, ctx, at, clock, key);
     return bodyResponse(req, ctx, composed.body, composed.etag, TYPES.json, CACHE.list);
+  }
+
+  /** A list page not in the cache: parsed, found in the index, joined, and kept under `key`. */
+  async function composePage(req: ShimRequest, ctx: ResponseContext, at: RouteArgs, clock: number, key: string): Promise<ShimResponse> {
+    const parsed = parseListQuery(at.url.searchParams);
+    if (!parsed.ok) return errorResponse(ctx, parsed.code, parsed.parameter);
+    const { limit, domain, since, after } = parsed.query;
+    const page = index.page(clock, domain, after, since, limit);
+    const last = page.items[page.items.length - 1];
+    const nextCursor = page.more && last ? encodeCursor({ after: orderKeyOf(last), domain, since }) : null;
+    const pagination = JSON.stringify({ nextCursor, limit });
+    const bodies = await Promise.all(page.items.map((e) => assets.get(episodeFile(e.ref, "json"))));
+    // The index promised these files; an absent one means the deployment is incomplete.
+    if (bodies.some((b) => b === null)) return errorResponse(ctx, "upstream_unavailable");
+    const bytes = listBody(bodies as Asset[], pagination);
+    // Its strong tag hashes what fixes its bytes, the pagination and each body's own strong tag,
+    // rather than the bytes (~32 KB at limit=20): ~1 µs instead of ~20 µs of SHA-256 at each
+    // composition, which a crawler's walk pays on every page.
+    const tagOfPage: EtagFunction = () => etag(encoder.encode(`${pagination}\n${(bodies as Asset[]).map((b) => b.etag).join("\n")}`));
+    // Its compressed variants are made once, when a request first negotiates each coding
+    // (docs/api.md#compression); the cache then counts them (set again with the new size).
+    const made: ComposedAsset = await composedAsset(bytes, tagOfPage, deps.compress, () => pages.set(key, made));
+    pages.set(key, made);
+    return bodyResponse(req, ctx, made.body, made.etag, TYPES.json, CACHE.list);
   }
 
   /** The published episode behind a reference, or the error answer (400 naming the parameter, 404). */
@@ -189,7 +197,7 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     return index.resolve(ref, now()) ?? errorResponse(ctx, "not_found");
   }
 
-  async function episodeBody(req: ShimRequest, ctx: ResponseContext, refText: string, part: "json" | "script" | "transcript"): Promise<ShimResponse> {
+  function episodeBody(req: ShimRequest, ctx: ResponseContext, refText: string, part: "json" | "script" | "transcript"): ShimResponse | Promise<ShimResponse> {
     const entry = episodeAt(ctx, refText);
     if ("status" in entry) return entry;
     if (part === "script" && entry.script !== "ok") return errorResponse(ctx, entry.script === "missing" ? "script_unavailable" : "script_unparseable");
@@ -197,7 +205,7 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     return buildFile(req, ctx, episodeFile(entry.ref, part), part === "transcript" ? TYPES.text : TYPES.json, CACHE.resource);
   }
 
-  async function audio(req: ShimRequest, ctx: ResponseContext, at: { url: URL; params: Record<string, string> }): Promise<ShimResponse> {
+  async function audio(req: ShimRequest, ctx: ResponseContext, at: RouteArgs): Promise<ShimResponse> {
     const entry = episodeAt(ctx, at.params.ref!);
     if ("status" in entry) return entry;
     if (entry.audio === null) return errorResponse(ctx, "not_found");
@@ -217,9 +225,13 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     return audioResponse(req, ctx, storage, { key: entry.audio.key, etag: entry.audio.etag, disposition: null });
   }
 
-  /** A build output the index promised: its absence means the deployment is incomplete. */
-  async function buildFile(req: ShimRequest, ctx: ResponseContext, path: string, type: string, cache: string): Promise<ShimResponse> {
-    const found = await assets.get(path);
+  /** A build output the index promised: its absence means the deployment is incomplete. At once when the store holds it. */
+  function buildFile(req: ShimRequest, ctx: ResponseContext, path: string, type: string, cache: string): ShimResponse | Promise<ShimResponse> {
+    const found = assets.get(path);
+    return thenOrNow(found, (f) => builtFileResponse(req, ctx, f, type, cache));
+  }
+
+  function builtFileResponse(req: ShimRequest, ctx: ResponseContext, found: Asset | null, type: string, cache: string): ShimResponse | Promise<ShimResponse> {
     if (found === null) return errorResponse(ctx, "upstream_unavailable");
     return bodyResponse(req, ctx, found.body, found.etag, type, cache);
   }
@@ -246,6 +258,19 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
   }
 
   return { handle, refuse };
+}
+
+/**
+ * What `answer` answers, at once or as a promise, or 502 when it throws or its promise rejects:
+ * never a stack trace or a server path in a response.
+ */
+function answered(ctx: ResponseContext, answer: () => ShimResponse | Promise<ShimResponse>): ShimResponse | Promise<ShimResponse> {
+  try {
+    const a = answer();
+    return isPending(a) ? Promise.resolve(a).catch(() => errorResponse(ctx, "upstream_unavailable")) : a;
+  } catch {
+    return errorResponse(ctx, "upstream_unavailable");
+  }
 }
 
 const LIST_HEAD = encoder.encode(`{"episodes":[`);

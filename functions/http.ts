@@ -78,8 +78,12 @@ export interface ResponseContext {
   readonly runtimeEncodes?: boolean;
 }
 
-export function responseContext(method: string, link: string | null, runtimeEncodes = false): ResponseContext {
-  return { method, link, headers: {}, runtimeEncodes };
+/** The headers of a context that adds none: one object for every such request. */
+const NO_HEADERS: Readonly<HeaderRecord> = Object.freeze({});
+
+/** `headers`: lower-case names, as ResponseContext.headers holds them (the rate limiter's are). */
+export function responseContext(method: string, link: string | null, runtimeEncodes = false, headers: Readonly<HeaderRecord> = NO_HEADERS): ResponseContext {
+  return { method, link, headers, runtimeEncodes };
 }
 
 /** The same context with more headers (lower-cased names; later values win). */
@@ -166,25 +170,30 @@ async function representationFor(req: ShimRequest, ctx: ResponseContext, bytes: 
 /**
  * A 200 with a known body and ETag, or 304 when If-None-Match matches the representation the
  * request gets; HEAD drops the body. A compressible body is sent in the coding Accept-Encoding
- * negotiates, under that representation's own ETag, with `Vary: Accept-Encoding`.
+ * negotiates, under that representation's own ETag, with `Vary: Accept-Encoding`. Answered at once
+ * (no promise) when there is nothing to negotiate.
  */
-export async function bodyResponse(
+export function bodyResponse(
   req: ShimRequest,
   ctx: ResponseContext,
   body: Uint8Array | string,
   etag: string,
   type: string,
   cacheControl: string,
-): Promise<ShimResponse> {
+): ShimResponse | Promise<ShimResponse> {
   const h = baseHeaders(ctx);
   h["cache-control"] = cacheControl;
   const bytes = typeof body === "string" ? encoder.encode(body) : body;
-  let chosen: Representation = { bytes, coding: null, etag, runtimeEncoded: false };
   if (compressible(type)) {
     h.vary = "Accept-Encoding";
-    // Without Accept-Encoding the plain body is the representation (negotiateEncoding): no lookup, no await.
-    if (req.headers.get("Accept-Encoding") !== null) chosen = await representationFor(req, ctx, bytes, etag);
+    // Without Accept-Encoding the plain body is the representation (negotiateEncoding): no lookup, no promise.
+    if (req.headers.get("Accept-Encoding") !== null) return representationFor(req, ctx, bytes, etag).then((chosen) => representationResponse(req, ctx, h, type, chosen));
   }
+  return representationResponse(req, ctx, h, type, { bytes, coding: null, etag, runtimeEncoded: false });
+}
+
+/** bodyResponse's answer once the representation is chosen: `h` holds the headers set so far. */
+function representationResponse(req: ShimRequest, ctx: ResponseContext, h: HeaderRecord, type: string, chosen: Representation): ShimResponse {
   h.etag = chosen.etag;
   if (notModified(req, chosen.etag)) return { status: 304, headers: h, body: null };
   h["content-type"] = type;

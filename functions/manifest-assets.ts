@@ -44,9 +44,12 @@ export class ManifestAssetStore implements AssetStore {
     this.#cache = new ByteLru(maxBytes, (a) => ENTRY_OVERHEAD + ("body" in a ? a.body.byteLength : (a.variant?.byteLength ?? 0)));
   }
 
-  async get(rel: string, options?: GetOptions): Promise<Asset | null> {
+  get(rel: string, options?: GetOptions): Asset | Promise<Asset | null> {
     const hit = this.#cache.get(rel);
-    if (hit !== undefined) return hit as Asset;
+    return hit !== undefined ? (hit as Asset) : this.#load(rel, options);
+  }
+
+  async #load(rel: string, options?: GetOptions): Promise<Asset | null> {
     // Only files the manifest names are ever read.
     const etag = this.#etagOf(rel);
     if (etag === undefined) return null;

@@ -18,9 +18,10 @@ export interface AssetStore {
    * `path` is relative to dist/ (e.g. `_api/episodes/42.json`); null when there is no such file.
    * `keep: false` reads a file the caller holds itself or needs once (search shards, the texts of
    * search candidates): it is not kept in the store's cache, where it would displace the bodies
-   * that requests come back for.
+   * that requests come back for. A file the store holds in memory is answered at once, without a
+   * promise (an episode request's body, every time but the first).
    */
-  get(path: string, options?: GetOptions): Promise<Asset | null>;
+  get(path: string, options?: GetOptions): Asset | null | Promise<Asset | null>;
 }
 
 export interface AudioObject {
@@ -60,6 +61,9 @@ export interface RateLimitHit {
 }
 
 export interface RateLimitStore {
-  /** Counts one request for `key` in a fixed window of `windowMs` starting at its first request. */
-  hit(key: string, windowMs: number, now: number): Promise<RateLimitHit>;
+  /**
+   * Counts one request for `key` in a fixed window of `windowMs` starting at its first request.
+   * A store in the process's memory answers at once, without a promise (functions/rate-limit.ts).
+   */
+  hit(key: string, windowMs: number, now: number): RateLimitHit | Promise<RateLimitHit>;
 }

@@ -1,11 +1,14 @@
 // Per-IP fixed-window rate limits (docs/api.md#rate-limits) with the IETF RateLimit headers
 // (draft-ietf-httpapi-ratelimit-headers: RateLimit-Policy and RateLimit as structured fields).
 import { quotaOf, RATE_WINDOW_SECONDS, type Bucket, type RateLimits } from "../src/shared/limits.ts";
+import type { HeaderRecord } from "./http.ts";
+import { thenOrNow } from "./pending.ts";
 import type { RateLimitHit, RateLimitStore } from "./ports.ts";
 
 export interface RateDecision {
   allowed: boolean;
-  headers: Record<string, string>;
+  /** RateLimit-Policy and RateLimit, under lower-case names: a response context's headers as they are (functions/http.ts). */
+  headers: HeaderRecord;
   /** Whole seconds until the window resets (≥ 1). */
   retryAfter: number;
 }
@@ -15,22 +18,31 @@ const WINDOW_MS = RATE_WINDOW_SECONDS * 1000;
 export class RateLimiter {
   private readonly store: RateLimitStore;
   private readonly limits: RateLimits;
+  /** Each bucket's RateLimit-Policy value: fixed by the configuration. */
+  private readonly policies: Record<Bucket, string>;
 
   constructor(store: RateLimitStore, limits: RateLimits) {
     this.store = store;
     this.limits = limits;
+    const policy = (bucket: Bucket) => `"${bucket}";q=${quotaOf(limits, bucket)};w=${RATE_WINDOW_SECONDS}`;
+    this.policies = { metadata: policy("metadata"), audio: policy("audio") };
   }
 
-  async check(bucket: Bucket, ip: string, now: number): Promise<RateDecision> {
+  /** The decision, at once when the store answers at once (in memory): no promise per request then. */
+  check(bucket: Bucket, ip: string, now: number): RateDecision | Promise<RateDecision> {
+    const hit = this.store.hit(`${bucket}:${ip}`, WINDOW_MS, now);
+    return thenOrNow(hit, (h) => this.decide(bucket, h, now));
+  }
+
+  private decide(bucket: Bucket, hit: RateLimitHit, now: number): RateDecision {
     const quota = quotaOf(this.limits, bucket);
-    const hit = await this.store.hit(`${bucket}:${ip}`, WINDOW_MS, now);
     const reset = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
     return {
       allowed: hit.count <= quota,
       retryAfter: reset,
       headers: {
-        "RateLimit-Policy": `"${bucket}";q=${quota};w=${RATE_WINDOW_SECONDS}`,
-        RateLimit: `"${bucket}";r=${Math.max(0, quota - hit.count)};t=${reset}`,
+        "ratelimit-policy": this.policies[bucket],
+        ratelimit: `"${bucket}";r=${Math.max(0, quota - hit.count)};t=${reset}`,
       },
     };
   }
@@ -115,7 +127,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.maxKeys = Math.max(1, maxKeys);
   }
 
-  async hit(key: string, windowMs: number, now: number): Promise<RateLimitHit> {
+  hit(key: string, windowMs: number, now: number): RateLimitHit {
     let w = this.windows.get(key);
     if (w !== undefined && w.resetAt <= now) {
       this.remove(w);

@@ -12,8 +12,11 @@ export interface RouteArgs {
   clientIp?: string;
 }
 
-/** Answers the requests of one route, after methods and rate limits were checked (functions/handler.ts). */
-export type RouteHandler = (req: ShimRequest, ctx: ResponseContext, at: RouteArgs) => Promise<ShimResponse>;
+/**
+ * Answers the requests of one route, after methods and rate limits were checked (functions/handler.ts):
+ * at once when it needs nothing it has not got in memory (no promise then), else a promise.
+ */
+export type RouteHandler = (req: ShimRequest, ctx: ResponseContext, at: RouteArgs) => ShimResponse | Promise<ShimResponse>;
 
 export interface RouteMatch {
   id: RouteId;

@@ -10,8 +10,9 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { once } from "node:events";
 import type { Socket } from "node:net";
-import { clientKeyFrom } from "../client-ip.ts";
+import { clientKeyFrom, rateLimitKey } from "../client-ip.ts";
 import type { Shim, ShimResponse } from "../handler.ts";
+import { isPending } from "../pending.ts";
 import { NodeRequest, requestLineOf, targetPath } from "./request.ts";
 
 /**
@@ -39,10 +40,23 @@ const LINGER_MS = 2_000;
 
 /** Writes the handler's answer: bytes in one `end`, a stream with backpressure. */
 export async function writeResponse(res: ServerResponse, response: ShimResponse): Promise<void> {
+  await send(res, response);
+}
+
+/**
+ * writeResponse without a promise for an answer of bytes (all but audio): written at once, where
+ * an async function and its await cost every request a promise and a microtask.
+ */
+function send(res: ServerResponse, response: ShimResponse): Promise<void> | undefined {
   res.writeHead(response.status, response.headers);
   const body = response.body;
   if (body === null) return void res.end();
   if (body instanceof Uint8Array) return void res.end(body);
+  return stream(res, body);
+}
+
+/** A streamed body (audio), with backpressure. */
+async function stream(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
   const reader = body.getReader();
   // A hang-up cancels the upstream read and releases a write waiting for "drain", which never
   // fires once the socket is closed.
@@ -77,6 +91,22 @@ export function serializeResponse(response: ShimResponse, date = new Date()): Bu
   const length = body !== null ? String(body.byteLength) : (response.headers["content-length"] ?? "0");
   head += `content-length: ${length}\r\nconnection: close\r\n\r\n`;
   return body === null ? Buffer.from(head, "latin1") : Buffer.concat([Buffer.from(head, "latin1"), body]);
+}
+
+/**
+ * Each connection's rate-limit key while no X-Forwarded-For entry is trusted: its address never
+ * changes, and reducing it (rateLimitKey: regular expressions, arrays) ran for every request of a
+ * keep-alive connection.
+ */
+const socketKeys = new WeakMap<Socket, string>();
+
+/** clientKeyFrom for a request on `socket`. */
+function clientKeyOf(socket: Socket, forwardedFor: string | null, trustedHops: number): string {
+  const address = socket.remoteAddress ?? "unknown";
+  if (trustedHops !== 0 && forwardedFor !== null) return clientKeyFrom(address, forwardedFor, trustedHops);
+  let key = socketKeys.get(socket);
+  if (key === undefined) socketKeys.set(socket, (key = rateLimitKey(address)));
+  return key;
 }
 
 /** Sockets already answered after a parse error: the parser reports every further read as one. */
@@ -126,7 +156,8 @@ export function createNodeServer(shim: Shim, trustProxy: number): Server {
     }
   }
 
-  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Answers one request; a promise only while the answer or its stream is pending. */
+  function answer(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
     const method = req.method ?? "GET";
     const target = req.url ?? "/";
     let request: NodeRequest;
@@ -140,10 +171,13 @@ export function createNodeServer(shim: Shim, trustProxy: number): Server {
     if (req.httpVersion === "1.1" && req.headers.host === undefined) {
       return writeResponse(res, shim.refuse("bad_request", method, targetPath(target)));
     }
+    // The handler answers its own failures (502); throwing is a bug, answered 500.
     try {
-      const clientIp = clientKeyFrom(req.socket.remoteAddress ?? "unknown", request.headers.get("x-forwarded-for"), trustProxy);
-      // The handler answers its own failures (502); throwing is a bug, answered 500 below.
-      await writeResponse(res, await shim.handle(request, { clientIp }));
+      const clientIp = clientKeyOf(req.socket, request.headers.get("x-forwarded-for"), trustProxy);
+      const answered = shim.handle(request, { clientIp });
+      // An answer from memory is written at once: no promise, no microtask.
+      const pending = isPending(answered) ? Promise.resolve(answered).then((r) => send(res, r)) : send(res, answered);
+      return pending?.catch(() => fail(res, method, targetPath(target)));
     } catch {
       fail(res, method, targetPath(target));
     }
@@ -158,7 +192,11 @@ export function createNodeServer(shim: Shim, trustProxy: number): Server {
       requireHostHeader: false,
     },
     (req, res) => {
-      answer(req, res).catch(() => fail(res, req.method ?? "GET", targetPath(req.url ?? "/")));
+      try {
+        answer(req, res)?.catch(() => fail(res, req.method ?? "GET", targetPath(req.url ?? "/")));
+      } catch {
+        fail(res, req.method ?? "GET", targetPath(req.url ?? "/"));
+      }
     },
   );
   server.on("clientError", (err: Error & { code?: string; rawPacket?: unknown }, socket: Socket) => onClientError(shim, err, socket));

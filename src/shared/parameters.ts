@@ -15,9 +15,12 @@ function invalid(ctx: z.RefinementCtx, input: string, message: string): never {
   return z.NEVER;
 }
 
+/** An episode number as a path segment: 1 to 9 decimal digits (src/shared/refs.ts tests it directly). */
+export const EPISODE_NUMBER_PATTERN = /^[0-9]{1,9}$/;
+
 const episodeNumber = z
   .string()
-  .regex(/^[0-9]{1,9}$/)
+  .regex(EPISODE_NUMBER_PATTERN)
   .transform(Number)
   .pipe(z.int().min(0).max(999_999_999).describe("An episode number (1 to 9 decimal digits)"));
 

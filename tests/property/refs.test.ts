@@ -1,6 +1,7 @@
 // Property tests of episode references (docs/api.md#get-v1episodesref; src/shared/refs.ts).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { PARAMETERS } from "../../src/shared/parameters.ts";
 import { parseRef } from "../../src/shared/refs.ts";
 
 const digits = fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 1, maxLength: 9 });
@@ -65,6 +66,18 @@ describe("property: episode references", () => {
         else expect(r).toBeNull();
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it("accepts what the `ref` parameter's schema accepts, with its value (the schema the OpenAPI document states)", () => {
+    fc.assert(
+      fc.property(fc.oneof(nearRefs, digits, anyCaseUuid, fc.uuid()), (s) => {
+        const parsed = PARAMETERS.ref.schema.safeParse(s);
+        const r = parseRef(s);
+        if (!parsed.success) expect(r).toBeNull();
+        else expect(r).toEqual(typeof parsed.data === "number" ? { kind: "number", number: parsed.data } : { kind: "uuid", id: parsed.data });
+      }),
+      { numRuns: 5000 },
     );
   });
 });

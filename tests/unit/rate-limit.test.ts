@@ -74,11 +74,11 @@ describe("fixed-window rate limits (docs/api.md#rate-limits)", () => {
   it("RateLimit-Policy and RateLimit headers state quota, window, remaining and reset", async () => {
     const l = limiter(3);
     const first = await l.check("metadata", "ip", T0);
-    expect(first.headers).toEqual({ "RateLimit-Policy": '"metadata";q=3;w=60', RateLimit: '"metadata";r=2;t=60' });
+    expect(first.headers).toEqual({ "ratelimit-policy": '"metadata";q=3;w=60', ratelimit: '"metadata";r=2;t=60' });
     await hits(l, 3, "metadata", "ip", T0 + 30_000);
     const over = await l.check("metadata", "ip", T0 + 30_000);
-    expect(over.headers.RateLimit).toBe('"metadata";r=0;t=30');
-    expect((await l.check("audio", "ip", T0)).headers["RateLimit-Policy"]).toBe('"audio";q=2;w=60');
+    expect(over.headers.ratelimit).toBe('"metadata";r=0;t=30');
+    expect((await l.check("audio", "ip", T0)).headers["ratelimit-policy"]).toBe('"audio";q=2;w=60');
   });
 });
 
@@ -188,7 +188,7 @@ describe("MemoryRateLimitStore under a flood of one million distinct clients", (
     for (let i = 0; i < FLOOD; i++) await l.check("metadata", floodKey(i), T0 + 1_000 + Math.floor((i / FLOOD) * 50_000));
     const back = await l.check("metadata", "198.51.100.7", T0 + 55_000);
     expect(back.allowed).toBe(false);
-    expect(back.headers.RateLimit).toBe('"metadata";r=0;t=5');
+    expect(back.headers.ratelimit).toBe('"metadata";r=0;t=5');
     expect((await l.check("metadata", "198.51.100.7", T0 + 60_000)).allowed).toBe(true);
   }, 120_000);
 });
