@@ -26,10 +26,11 @@ function cleanRequested(): boolean {
 }
 
 /**
- * How far V8 lets the old generation grow between major collections in the build process. Left to
- * V8, it grew to ~440 MB holding ~200 MB of live objects once the pages were written without an
- * awaited write between them (src/generate/site.ts `takePage`), and the build's peak went past 1 GB
- * at 10,000 episodes; at 25% it stays at 670-810 MB for no measurable CPU (docs/performance.md).
+ * How far V8 lets the old generation grow between major collections while Astro renders the pages
+ * (set once the content is prepared). Left to V8, it grew to ~440 MB holding ~200 MB of live objects
+ * once the pages were written without an awaited write between them (src/generate/site.ts
+ * `takePage`), and the build's peak went past 1 GB at 10,000 episodes; at 25% it stays at 670-810 MB
+ * for no measurable CPU (docs/performance.md).
  */
 const BUILD_HEAP_GROWING_PERCENT = 25;
 
@@ -76,11 +77,11 @@ export function finishBuild(): AstroIntegration {
         searchCache = path.join(fileURLToPath(config.cacheDir), "search-vectors.bin");
       },
       "astro:build:start": async ({ logger }) => {
-        setFlagsFromString(`--heap-growing-percent=${BUILD_HEAP_GROWING_PERCENT}`);
         // The writer's files are compressed as they are written, while the content is read and
         // Astro renders: the other cores' work, off the main thread's critical path.
         const pool = (compression = new Precompressor(dist));
         const site = await prepareSite(dist, cleanRequested(), pool);
+        setFlagsFromString(`--heap-growing-percent=${BUILD_HEAP_GROWING_PERCENT}`);
         for (const w of site.warnings) logger.warn(w);
         logger.info(
           site.clean
