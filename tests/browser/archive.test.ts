@@ -202,7 +202,10 @@ async function playerShift(theme: "light" | "dark"): Promise<number> {
 
 describe("the player", () => {
   for (const theme of ["light", "dark"] as const) {
-    it(`does not move when its script upgrades it: CLS below 0.02 at 400×180 (${theme})`, async () => {
+    // One retry: in one full run of the suite on a loaded machine (2026-11-25) the light player
+    // measured 0.0611 once and 0.0000 in six runs of this test before and after, alone and beside a
+    // CPU load; a layout that shifts on every load still fails both tries.
+    it(`does not move when its script upgrades it: CLS below 0.02 at 400×180 (${theme})`, { retry: 1 }, async () => {
       const shift = await playerShift(theme);
       console.log(`player CLS at 400x180 (${theme}): ${shift.toFixed(4)}`);
       expect(shift).toBeLessThan(0.02);
