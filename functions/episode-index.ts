@@ -117,6 +117,10 @@ export class EntryTable {
     return Number.isNaN(n) ? null : n;
   }
 
+  ref(i: number): string {
+    return this.#ref.at(i);
+  }
+
   domainsOf(i: number): readonly string[] {
     return this.#domainLists[this.#domains[i]!]!;
   }
@@ -157,6 +161,19 @@ function hashNumber(n: number): number {
   return (Math.imul(n | 0, 0x9e3779b1) ^ Math.imul(Math.floor(n / 0x100000000) | 0, 0x85ebca6b)) >>> 0;
 }
 
+/** A page of a list. */
+export interface Page {
+  items: IndexEntry[];
+  /** More episodes follow the last item. */
+  more: boolean;
+  /**
+   * The index position of the first item when the items sit at consecutive positions of the index
+   * (the list's order), as every page of the unfiltered list does; else null. Such a page's bodies
+   * are one range of the list's bodies in one file (functions/ports.ts ListBodies).
+   */
+  from: number | null;
+}
+
 /** One ordered sequence of episodes (all, or one domain's), as positions into the table. */
 class Sequence {
   /** Positions into the table, in list order. */
@@ -193,18 +210,23 @@ class Sequence {
    * Published ones are a suffix of the order (publishedAt descending), found by binary search; so
    * is the cursor position; the since bound ends the walk where no later episode can match.
    */
-  page(now: number, after: OrderKey | null, since: number | null, limit: number): { items: IndexEntry[]; more: boolean } {
+  page(now: number, after: OrderKey | null, since: number | null, limit: number): Page {
     const published = this.firstPublished(now);
     const resume = after === null ? 0 : this.search((k) => compareOrder(this.table.orderKey(this.at[k]!), after) > 0);
     const end = since === null ? this.at.length : this.search((k) => this.suffixMaxS[k]! < since);
     const items: IndexEntry[] = [];
+    let from: number | null = null;
+    let next = -1;
     for (let k = Math.max(published, resume); k < end; k++) {
       const pos = this.at[k]!;
       if (since !== null && this.table.s[pos]! < since) continue;
-      if (items.length === limit) return { items, more: true };
+      if (items.length === limit) return { items, more: true, from };
+      if (items.length === 0) from = pos;
+      else if (pos !== next) from = null;
+      next = pos + 1;
       items.push(this.table.entry(pos));
     }
-    return { items, more: false };
+    return { items, more: false, from: items.length === 0 ? null : from };
   }
 
   /** The position of the newest published episode (the length when none is). */
@@ -274,6 +296,11 @@ export class EpisodeIndex {
     return this.#table.entry(position);
   }
 
+  /** The canonical ref of the entry at a position, without making its object. */
+  refAt(position: number): string {
+    return this.#table.ref(position);
+  }
+
   /** publishedAt of the entry at a position, without making its object. */
   publishedAt(position: number): number {
     return this.#table.p[position]!;
@@ -295,7 +322,7 @@ export class EpisodeIndex {
     return i >= 0 && this.#table.p[i]! <= now && this.#table.audioKey(i) === key ? this.#table.entry(i) : null;
   }
 
-  page(now: number, domain: string | null, after: OrderKey | null, since: number | null, limit: number) {
+  page(now: number, domain: string | null, after: OrderKey | null, since: number | null, limit: number): Page {
     const seq = domain === null ? this.all : (this.domains.get(domain) ?? this.none);
     return seq.page(now, after, since, limit);
   }

@@ -17,7 +17,7 @@ import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import { audioRedirect, audioResponse, type AudioTarget } from "./audio.ts";
 import type { ShimConfig } from "./config.ts";
 import { contentTypeOf } from "./content-type.ts";
-import type { EpisodeIndex } from "./episode-index.ts";
+import type { EpisodeIndex, Page } from "./episode-index.ts";
 import { contentDisposition } from "./filename.ts";
 import {
   bodyResponse,
@@ -35,7 +35,7 @@ import {
 import { parseListQuery } from "./list-query.ts";
 import { createMcpRoute } from "./mcp.ts";
 import { ByteLru } from "./lru.ts";
-import type { Asset, AssetStore, AudioStorage, Compress, EtagFunction, RateLimitStore } from "./ports.ts";
+import type { Asset, AssetStore, AudioStorage, Compress, EtagFunction, ListBodies, RateLimitStore } from "./ports.ts";
 import { isPending, thenOrNow } from "./pending.ts";
 import { composedAsset, type ComposedAsset } from "./representations.ts";
 import { RateLimiter, type RateDecision } from "./rate-limit.ts";
@@ -57,6 +57,8 @@ export interface ShimDeps {
   compress?: Compress;
   /** The runtime encodes a body sent with Content-Encoding (workerd): the shim sends plain bytes. */
   runtimeEncodes?: boolean;
+  /** The list's bodies in one file (Node); without it, or where it cannot answer, a page reads its bodies one by one. */
+  listBodies?: ListBodies;
 }
 
 export interface RequestInfo {
@@ -175,19 +177,37 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     const last = page.items[page.items.length - 1];
     const nextCursor = page.more && last ? encodeCursor({ after: orderKeyOf(last), domain, since }) : null;
     const pagination = JSON.stringify({ nextCursor, limit });
-    const bodies = await Promise.all(page.items.map((e) => assets.get(episodeFile(e.ref, "json"))));
+    const joined = fromListFile(page, pagination) ?? (await bodyByBody(page.items, pagination));
     // The index promised these files; an absent one means the deployment is incomplete.
-    if (bodies.some((b) => b === null)) return errorResponse(ctx, "upstream_unavailable");
-    const bytes = listBody(bodies as Asset[], pagination);
+    if (joined === null) return errorResponse(ctx, "upstream_unavailable");
+    const { bytes, etags } = joined;
     // Its strong tag hashes what fixes its bytes, the pagination and each body's own strong tag,
     // rather than the bytes (~32 KB at limit=20): ~1 µs instead of ~20 µs of SHA-256 at each
     // composition, which a crawler's walk pays on every page.
-    const tagOfPage: EtagFunction = () => etag(encoder.encode(`${pagination}\n${(bodies as Asset[]).map((b) => b.etag).join("\n")}`));
+    const tagOfPage: EtagFunction = () => etag(encoder.encode(`${pagination}\n${etags.join("\n")}`));
     // Its compressed variants are made once, when a request first negotiates each coding
     // (docs/api.md#compression); the cache then counts them (set again with the new size).
     const made: ComposedAsset = await composedAsset(bytes, tagOfPage, deps.compress, () => pages.set(key, made));
     pages.set(key, made);
     return bodyResponse(req, ctx, made.body, made.etag, TYPES.json, CACHE.list);
+  }
+
+  /**
+   * A page whose entries are consecutive in the index, with one read of the list's bodies in one
+   * file (Node); null for other pages (a domain, `since`), or when the file cannot answer: the
+   * bodies are then read one by one, and the bytes and ETags are the same.
+   */
+  function fromListFile(page: Page, pagination: string): JoinedBodies | null {
+    const span = page.from === null ? null : (deps.listBodies?.span(page.from, page.items.length) ?? null);
+    const bytes = span === null ? null : listBody(span.length, pagination, span.read);
+    return bytes === null ? null : { bytes, etags: span!.etags };
+  }
+
+  /** A page's bodies read one by one through the asset store; null when one is absent. */
+  async function bodyByBody(items: IndexEntry[], pagination: string): Promise<JoinedBodies | null> {
+    const bodies = await Promise.all(items.map((e) => assets.get(episodeFile(e.ref, "json"))));
+    if (bodies.some((b) => b === null)) return null;
+    return { bytes: joinedBody(bodies as Asset[], pagination), etags: (bodies as Asset[]).map((b) => b.etag) };
   }
 
   /** The published episode behind a reference, or the error answer (400 naming the parameter, 404). */
@@ -273,22 +293,39 @@ function answered(ctx: ResponseContext, answer: () => ShimResponse | Promise<Shi
   }
 }
 
+/** A list page's bytes and the ETags of its bodies, in order (what its ETag hashes). */
+interface JoinedBodies {
+  bytes: Uint8Array;
+  etags: string[];
+}
+
 const LIST_HEAD = encoder.encode(`{"episodes":[`);
 const COMMA = 0x2c;
 
-/** A list page's bytes: the episodes' built JSON bodies joined as they are, then the pagination. */
-function listBody(episodes: Asset[], pagination: string): Uint8Array {
+/**
+ * A list page's bytes: the episodes' built JSON bodies joined by commas (`length` bytes, which
+ * `fill` writes at `at`), then the pagination. Null when `fill` could not.
+ */
+function listBody(length: number, pagination: string, fill: (out: Uint8Array, at: number) => boolean): Uint8Array | null {
   const tail = encoder.encode(`],"pagination":${pagination}}`);
-  let length = LIST_HEAD.byteLength + Math.max(0, episodes.length - 1) + tail.byteLength;
-  for (const e of episodes) length += e.body.byteLength;
-  const out = new Uint8Array(length);
+  const out = new Uint8Array(LIST_HEAD.byteLength + length + tail.byteLength);
   out.set(LIST_HEAD);
-  let at = LIST_HEAD.byteLength;
-  episodes.forEach((e, i) => {
-    if (i > 0) out[at++] = COMMA;
-    out.set(e.body, at);
-    at += e.body.byteLength;
-  });
-  out.set(tail, at);
+  if (!fill(out, LIST_HEAD.byteLength)) return null;
+  out.set(tail, LIST_HEAD.byteLength + length);
   return out;
+}
+
+/** A list page of bodies read one by one. */
+function joinedBody(episodes: Asset[], pagination: string): Uint8Array {
+  let length = Math.max(0, episodes.length - 1);
+  for (const e of episodes) length += e.body.byteLength;
+  return listBody(length, pagination, (out, start) => {
+    let at = start;
+    episodes.forEach((e, i) => {
+      if (i > 0) out[at++] = COMMA;
+      out.set(e.body, at);
+      at += e.body.byteLength;
+    });
+    return true;
+  })!;
 }

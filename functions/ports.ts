@@ -24,6 +24,27 @@ export interface AssetStore {
   get(path: string, options?: GetOptions): Asset | null | Promise<Asset | null>;
 }
 
+/**
+ * The episode bodies of the list in one file (Node: functions/node/list-bodies.ts; none at the
+ * edge), so that a page whose entries are consecutive in the index is read at once instead of
+ * body by body through the asset store.
+ */
+export interface ListBodies {
+  /**
+   * The JSON bodies of the entries at index positions `from` to `from + count - 1`, joined by
+   * commas as a list page joins them: their byte length and ETags (the manifest's, as the asset
+   * store gives them), and `read`, which puts the bytes into `out` at `at` and answers false when
+   * it could not (the file changed since it was checked). Null when the file does not hold them.
+   */
+  span(from: number, count: number): ListSpan | null;
+}
+
+export interface ListSpan {
+  length: number;
+  etags: string[];
+  read(out: Uint8Array, at: number): boolean;
+}
+
 export interface AudioObject {
   size: number;
   /** Strong validator, when storage knows one. */

@@ -16,6 +16,7 @@ import { ManifestTable } from "../manifest-table.ts";
 import type { AudioStorage, RateLimitStore } from "../ports.ts";
 import { MemoryRateLimitStore } from "../rate-limit.ts";
 import { FileAssetStore } from "./file-assets.ts";
+import { ListBodiesFile } from "./list-bodies.ts";
 import { LocalAudioStorage } from "./local-storage.ts";
 import { createNodeServer } from "./server.ts";
 // The S3 and Redis clients (./s3-storage.ts, ./redis-rate-limit.ts) are imported only when the
@@ -178,8 +179,11 @@ async function loadHandler(opts: ServeOptions): Promise<NodeHandler> {
   const manifest = await readBuildFile(path.join(opts.distDir, BUILD_FILES.manifest), (file) => ManifestTable.parseChunks(() => textChunks(file)));
   const audio = opts.storage ? { storage: opts.storage, close: () => {} } : await audioStorage(config, env, opts.distDir);
   const limits = await rateLimitStore(config, opts.log);
+  // The list's bodies in one file, when the build wrote it for this index (./list-bodies.ts).
+  const listBodies = ListBodiesFile.open(opts.distDir, index, manifest);
   const close = async () => {
     audio.close();
+    listBodies?.close();
     await limits.close();
   };
   try {
@@ -192,6 +196,7 @@ async function loadHandler(opts: ServeOptions): Promise<NodeHandler> {
       etag: nodeEtag,
       // Composed bodies (list pages, home page…) are compressed once, off the event loop.
       compress: compressAsync,
+      ...(listBodies ? { listBodies } : {}),
       ...(opts.now ? { now: opts.now } : {}),
     });
     releaseStartupMemory();

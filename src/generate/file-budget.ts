@@ -14,13 +14,21 @@ export const ASSET_FILE_LIMIT_DEFAULT = 20_000;
  * What is not uploaded as assets (written to an .assetsignore in dist/ for wrangler during the deploy,
  * scripts/deploy.ts):
  * the audio, which the Worker serves from R2, and precompressed variants, which would triple the
- * count (the Worker lets the runtime compress instead), and the incremental build's state, which
- * only the next build reads (src/generate/build-state.ts).
+ * count (the Worker lets the runtime compress instead), the incremental build's state, which
+ * only the next build reads (src/generate/build-state.ts), and the list's bodies in one file, which
+ * only the Node server reads (src/shared/node-list-bodies.ts).
  */
-export const ASSETS_IGNORE = [`/${MEDIA_DIR}/`, "*.br", "*.gz", `/${BUILD_FILES.state}`];
+export const ASSETS_IGNORE = [`/${MEDIA_DIR}/`, "*.br", "*.gz", `/${BUILD_FILES.state}`, `/${BUILD_FILES.listBodies}`];
 
 function ignored(rel: string): boolean {
-  return rel === ".assetsignore" || rel === BUILD_FILES.state || rel.startsWith(`${MEDIA_DIR}/`) || rel.endsWith(".br") || rel.endsWith(".gz");
+  return (
+    rel === ".assetsignore" ||
+    rel === BUILD_FILES.state ||
+    rel === BUILD_FILES.listBodies ||
+    rel.startsWith(`${MEDIA_DIR}/`) ||
+    rel.endsWith(".br") ||
+    rel.endsWith(".gz")
+  );
 }
 
 /** The files of dist/ wrangler will upload, dist-relative, sorted. */

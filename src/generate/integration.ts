@@ -3,7 +3,8 @@
 //   per-episode API bodies itself, clean or over the last build (src/generate/site.ts);
 // - Astro then renders the site-wide pages and the pages of the episodes that changed;
 // - when it is done (astro:build:done): the files of removed episodes go, the manifest of strong
-//   ETags is completed (reused for unchanged files), the state the next build reuses and the stamp
+//   ETags is completed (reused for unchanged files), the list's bodies are put in one file for the
+//   Node server, the state the next build reuses and the stamp
 //   `npm start` compares are written, and the files a deploy uploads are counted against
 //   ASSET_FILE_LIMIT.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +16,7 @@ import { BUILD_FILES } from "../shared/layout.ts";
 import { nodeEtag } from "../shared/node-etag.ts";
 import { writeState } from "./build-state.ts";
 import { fileBudgetProblem, uploadFiles } from "./file-budget.ts";
+import { writeListBodies } from "./list-bodies.ts";
 import { Precompressor } from "./precompress.ts";
 import { writeSearchIndex } from "./search-index.ts";
 import { loadSite, prepareSite, type Site } from "./site.ts";
@@ -120,6 +122,11 @@ export function finishBuild(): AstroIntegration {
         const manifest: Record<string, string> = {};
         // Synchronous reads: one awaited readFile per small file costs ~10x more (docs/performance.md).
         for (const rel of files) manifest[rel] = (fresh.has(rel) ? site.etags.get(rel) : previous[rel]) ?? nodeEtag(readFileSync(path.join(dist, rel)));
+        // The list's bodies in one file for the Node server (./list-bodies.ts), with the manifest's
+        // ETags; not uploaded (./file-budget.ts), so the manifest does not name it.
+        const listStarted = performance.now();
+        writeListBodies(dist, site.index.episodes.map((e) => e.ref), (rel) => manifest[rel]!);
+        logger.info(`list bodies: ${site.index.episodes.length} in one file (${Math.round(performance.now() - listStarted)} ms)`);
         writeFileSync(path.join(dist, BUILD_FILES.manifest), JSON.stringify(manifest));
         writeState(dist, site.key, site.records);
         const stamp = path.join(dist, BUILD_FILES.stamp);

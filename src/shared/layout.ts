@@ -32,6 +32,11 @@ export const BUILD_FILES = {
   stamp: `${API_PREFIX}/build.json`,
   /** Written by the integration: what the next build may reuse (src/generate/build-state.ts). */
   state: `${API_PREFIX}/build-state.json`,
+  /**
+   * Written by the integration for the Node server only (never uploaded): every episode's JSON body
+   * in list order, so a page of the list is one read (src/shared/node-list-bodies.ts).
+   */
+  listBodies: `${API_PREFIX}/list-bodies.bin`,
 } as const;
 
 /** The search index: written by src/generate/search-index.ts, read by functions/search.ts. */

@@ -34,6 +34,8 @@ async function expectEqualToClean(env: Record<string, string> = {}): Promise<voi
   const clean = path.join(dir, `clean-${Date.now()}`);
   await build(contentDir, clean, env);
   const [got, want] = await Promise.all([filesOf(dist), filesOf(clean)]);
+  // Among them the files written from all episodes, changed or not: the index and the list's bodies in one file.
+  expect(want.has(BUILD_FILES.listBodies)).toBe(true);
   expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
   const differing = [...want].filter(([rel, bytes]) => !got.get(rel)!.equals(bytes)).map(([rel]) => rel);
   expect(differing).toEqual([]);

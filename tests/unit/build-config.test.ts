@@ -6,6 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { assetFileLimit, buildConfig } from "../../src/generate/config.ts";
 import { ASSET_FILE_LIMIT_DEFAULT, fileBudgetProblem, uploadFiles } from "../../src/generate/file-budget.ts";
+import { BUILD_FILES } from "../../src/shared/layout.ts";
 
 describe("buildConfig", () => {
   it("defaults to the local backend, no public audio URL and the free plan's file limit", () => {
@@ -40,12 +41,12 @@ describe("buildConfig", () => {
 });
 
 describe("the file budget", () => {
-  it("counts every file of dist/ but the audio, precompressed variants and .assetsignore", async () => {
+  it("counts every file of dist/ but the audio, precompressed variants, .assetsignore and the Node server's private files", async () => {
     const dist = await mkdtemp(path.join(tmpdir(), "budget-"));
     try {
       await mkdir(path.join(dist, "media"), { recursive: true });
       await mkdir(path.join(dist, "_api/episodes"), { recursive: true });
-      for (const rel of ["index.html", "index.html.br", "app.js.gz", ".assetsignore", "media/a.mp3", "_api/episodes/1.json", "_api/media.json"]) {
+      for (const rel of ["index.html", "index.html.br", "app.js.gz", ".assetsignore", "media/a.mp3", "_api/episodes/1.json", "_api/media.json", BUILD_FILES.state, BUILD_FILES.listBodies]) {
         await writeFile(path.join(dist, rel), "x");
       }
       expect(await uploadFiles(dist)).toEqual(["_api/episodes/1.json", "_api/media.json", "index.html"]);

@@ -91,7 +91,7 @@ describe("list paging over the index", () => {
   });
 
   it("a cursor after the last episode gives an empty last page", () => {
-    expect(idx.page(now, null, orderKeyOf(entries[0]!), null, 5)).toEqual({ items: [], more: false });
+    expect(idx.page(now, null, orderKeyOf(entries[0]!), null, 5)).toEqual({ items: [], more: false, from: null });
   });
 
   it("a cursor whose episode has since been removed resumes at its position", () => {
@@ -104,6 +104,30 @@ describe("list paging over the index", () => {
     const tied = [entry(1, { p: T0 }), entry(2, { p: T0 }), entry(3, { p: T0, n: null }), entry(4, { p: T0, n: null })];
     const pages = walk(indexOf(tied), T0, null, null, 1);
     expect(pages.map((p) => p[0]!.id)).toEqual([uuid(2), uuid(1), uuid(4), uuid(3)]);
+  });
+});
+
+describe("a page's place in the index (functions/ports.ts ListBodies)", () => {
+  // Index order: 10 at position 0 … 1 at position 9. Even numbers in "even"; 10, 9 and 8 in "top".
+  const entries = Array.from({ length: 10 }, (_, i) =>
+    entry(i + 1, { domains: (i + 1) % 2 === 0 ? ["even", ...(i + 1 >= 8 ? ["top"] : [])] : i + 1 === 9 ? ["top"] : ["odd"], s: T0 + (i + 1 === 5 ? 0 : (i + 1) * DAY) }),
+  );
+  const idx = indexOf(entries);
+  const now = T0 + 100 * DAY;
+
+  it("an unfiltered page starts at the position of its first entry, whatever the cursor and the clock", () => {
+    expect(idx.page(now, null, null, null, 3).from).toBe(0);
+    expect(idx.page(now, null, orderKeyOf(entries[6]!), null, 3).from).toBe(4);
+    expect(idx.page(T0 + 8 * DAY, null, null, null, 3)).toMatchObject({ from: 2, more: true });
+  });
+
+  it("a filtered page has one only when its entries are consecutive in the index", () => {
+    expect(idx.page(now, "even", null, null, 3).from).toBeNull();
+    expect(idx.page(now, "top", null, null, 5)).toMatchObject({ from: 0, more: false });
+    expect(idx.page(now, "top", orderKeyOf(entries[9]!), null, 5)).toMatchObject({ from: 1, more: false });
+    expect(idx.page(now, null, null, T0 + 6 * DAY, 5).from).toBe(0);
+    // 5 was discovered before `since`: the page skips position 5.
+    expect(idx.page(now, null, orderKeyOf(entries[6]!), T0 + 2 * DAY, 3).from).toBeNull();
   });
 });
 
@@ -121,7 +145,7 @@ describe("the publication clock", () => {
   });
 
   it("before any publication the list is empty", () => {
-    expect(idx.page(T0, null, null, null, 20)).toEqual({ items: [], more: false });
+    expect(idx.page(T0, null, null, null, 20)).toEqual({ items: [], more: false, from: null });
   });
 
   it("pages neither repeat nor skip an episode while new ones publish", () => {
@@ -129,7 +153,7 @@ describe("the publication clock", () => {
     expect(first.items.map((e) => e.n)).toEqual([3, 2]);
     // Two more episodes publish before the client asks for page two.
     const second = idx.page(T0 + 5 * DAY, null, orderKeyOf(first.items[1]!), null, 2);
-    expect(second).toEqual({ items: [entries[0]], more: false });
+    expect(second).toEqual({ items: [entries[0]], more: false, from: 4 });
   });
 
   it("resolve finds an episode by UUID or number only once it is published", () => {
@@ -181,7 +205,7 @@ describe("domain sequences", () => {
   });
 
   it("a domain no episode carries gives an empty page", () => {
-    expect(idx.page(now, "nothing-here", null, null, 20)).toEqual({ items: [], more: false });
+    expect(idx.page(now, "nothing-here", null, null, 20)).toEqual({ items: [], more: false, from: null });
   });
 
   it("the clock applies within a domain", () => {
@@ -216,7 +240,7 @@ describe("since (discoveredAt, inclusive)", () => {
     expect(idx.page(now, null, null, T0 + 30 * DAY, 2)).toMatchObject({ more: true });
     // With since above every remaining episode's s, the first page ends the list.
     const onlyFive = indexOf(entries.filter((e) => e.n !== 1 && e.n !== 3));
-    expect(onlyFive.page(now, null, null, T0 + 30 * DAY, 1)).toEqual({ items: [entries[4]], more: false });
+    expect(onlyFive.page(now, null, null, T0 + 30 * DAY, 1)).toEqual({ items: [entries[4]], more: false, from: 1 });
   });
 });
 
