@@ -11,29 +11,12 @@ import { buildIndex, indexEntry, scriptState, type BuildIndex, type IndexEntry }
 import { compareOrder, type OrderKey } from "../src/shared/order.ts";
 import type { EpisodeRef } from "../src/shared/refs.ts";
 import { PositionLookup } from "./position-lookup.ts";
+import { StringColumn } from "./string-column.ts";
 
 /** The index's document without its episodes. */
 export type IndexHead = Omit<BuildIndex, "episodes">;
 
 const SCRIPT_STATES = scriptState.options;
-
-/** One string per entry, all in one string: a column of 100,000 values is one heap object. */
-class StringColumn {
-  readonly #text: string;
-  /** ends[i] = where value i ends in text (it starts where value i - 1 ends). */
-  readonly #ends: Uint32Array;
-
-  constructor(values: readonly string[]) {
-    this.#text = values.join("");
-    this.#ends = new Uint32Array(values.length);
-    let end = 0;
-    values.forEach((v, i) => (this.#ends[i] = end += v.length));
-  }
-
-  at(i: number): string {
-    return this.#text.slice(i === 0 ? 0 : this.#ends[i - 1]!, this.#ends[i]!);
-  }
-}
 
 /** The entries, by column, in list order. */
 export class EntryTable {

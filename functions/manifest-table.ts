@@ -41,8 +41,18 @@ function decodeTag(tag: string, start: number, out: Uint8Array, at: number): boo
   return bits === 0;
 }
 
+/** The character codes of a tag being encoded (its 24 characters, quotes included), reused. */
+const TAG_CODES = new Array<number>(24);
+
+/**
+ * The tag's text made in one piece: appending its 24 characters one at a time made a string of 23
+ * linked parts, and 100,000 tags held that way (the Node list file's check at start-up) took the
+ * process ~30 MB past its start-up peak.
+ */
 function encodeTag(bytes: Uint8Array, at: number): string {
-  let s = '"';
+  const codes = TAG_CODES;
+  codes[0] = codes[23] = 0x22;
+  let c = 1;
   let bits = 0;
   let n = 0;
   for (let i = at; i < at + TAG_BYTES; i++) {
@@ -50,11 +60,12 @@ function encodeTag(bytes: Uint8Array, at: number): string {
     n += 8;
     while (n >= 6) {
       n -= 6;
-      s += ALPHABET[(bits >>> n) & 63];
+      codes[c++] = ALPHABET.charCodeAt((bits >>> n) & 63);
     }
     bits &= (1 << n) - 1;
   }
-  return `${s}${ALPHABET[bits << (6 - n)]}"`;
+  codes[c] = ALPHABET.charCodeAt(bits << (6 - n));
+  return String.fromCharCode(...codes);
 }
 
 /** Template and stem of a path: split at its last segment's first dot. */
