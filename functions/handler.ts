@@ -34,6 +34,7 @@ import {
 } from "./http.ts";
 import { parseListQuery } from "./list-query.ts";
 import { createMcpRoute } from "./mcp.ts";
+import type { BufferPool, PooledBytes } from "./buffer-pool.ts";
 import { ByteLru } from "./lru.ts";
 import type { Asset, AssetStore, AudioStorage, Compress, EtagFunction, ListBodies, RateLimitStore } from "./ports.ts";
 import { isPending, thenOrNow } from "./pending.ts";
@@ -59,6 +60,11 @@ export interface ShimDeps {
   runtimeEncodes?: boolean;
   /** The list's bodies in one file (Node); without it, or where it cannot answer, a page reads its bodies one by one. */
   listBodies?: ListBodies;
+  /**
+   * Buffers for list pages composed and not kept, from a runtime that calls each response's
+   * `release` once it is written (Node): without it such a page gets a buffer of its own.
+   */
+  pageBuffers?: BufferPool;
 }
 
 export interface RequestInfo {
@@ -85,6 +91,14 @@ export type { ShimRequest, ShimResponse };
  * 100,000 episodes; the pages asked again and again (the first ones) stay.
  */
 const LIST_CACHE_BYTES = 4 * 1024 * 1024;
+/**
+ * Memory for the query strings of the list pages last composed and not kept: a page is kept when
+ * it is asked again while its key is still here (~200 keys, about as many pages as the cache
+ * holds). A crawler's walk, one pass or a loop over more pages than the cache holds, asks no page
+ * twice within that, so its pages no longer push the pages asked again and again out of the cache
+ * (where they would be dropped before their next turn anyway), and are composed into reused buffers.
+ */
+const LIST_SEEN_BYTES = 16 * 1024;
 const ALLOWED = new Set<string>(METHODS);
 const encoder = new TextEncoder();
 
@@ -107,6 +121,8 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
    * a query can be as long as the header budget, and ignored parameters make any number of them.
    */
   const pages = new ByteLru<ComposedAsset>(LIST_CACHE_BYTES, (a, key) => a.bytes + key.length);
+  /** Keys of pages composed once and not kept (LIST_SEEN_BYTES). */
+  const seen = new ByteLru<true>(LIST_SEEN_BYTES, (_, key) => key.length + 16);
 
   function handle(req: ShimRequest, info: RequestInfo): ShimResponse | Promise<ShimResponse> {
     const url = new URL(req.url);
@@ -168,7 +184,11 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     return bodyResponse(req, ctx, composed.body, composed.etag, TYPES.json, CACHE.list);
   }
 
-  /** A list page not in the cache: parsed, found in the index, joined, and kept under `key`. */
+  /**
+   * A list page not in the cache: parsed, found in the index, joined, and kept under `key` when it
+   * was asked before (LIST_SEEN_BYTES); a page not kept goes into a pooled buffer when the runtime
+   * gives them back (`deps.pageBuffers`).
+   */
   async function composePage(req: ShimRequest, ctx: ResponseContext, at: RouteArgs, clock: number, key: string): Promise<ShimResponse> {
     const parsed = parseListQuery(at.url.searchParams);
     if (!parsed.ok) return errorResponse(ctx, parsed.code, parsed.parameter);
@@ -177,9 +197,19 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     const last = page.items[page.items.length - 1];
     const nextCursor = page.more && last ? encodeCursor({ after: orderKeyOf(last), domain, since }) : null;
     const pagination = JSON.stringify({ nextCursor, limit });
-    const joined = fromListFile(page, pagination) ?? (await bodyByBody(page.items, pagination));
+    const keep = seen.get(key) !== undefined;
+    if (!keep) seen.set(key, true);
+    const lease: { pooled: PooledBytes | null } = { pooled: null };
+    const alloc: Alloc = (size) => {
+      if (!keep) lease.pooled = deps.pageBuffers?.take(size) ?? null;
+      return lease.pooled?.bytes ?? new Uint8Array(size);
+    };
+    const joined = fromListFile(page, pagination, alloc) ?? (await bodyByBody(page.items, pagination, alloc));
     // The index promised these files; an absent one means the deployment is incomplete.
-    if (joined === null) return errorResponse(ctx, "upstream_unavailable");
+    if (joined === null) {
+      lease.pooled?.release();
+      return errorResponse(ctx, "upstream_unavailable");
+    }
     const { bytes, etags } = joined;
     // Its strong tag hashes what fixes its bytes, the pagination and each body's own strong tag,
     // rather than the bytes (~32 KB at limit=20): ~1 µs instead of ~20 µs of SHA-256 at each
@@ -187,9 +217,13 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     const tagOfPage: EtagFunction = () => etag(encoder.encode(`${pagination}\n${etags.join("\n")}`));
     // Its compressed variants are made once, when a request first negotiates each coding
     // (docs/api.md#compression); the cache then counts them (set again with the new size).
-    const made: ComposedAsset = await composedAsset(bytes, tagOfPage, deps.compress, () => pages.set(key, made));
-    pages.set(key, made);
-    return bodyResponse(req, ctx, made.body, made.etag, TYPES.json, CACHE.list);
+    const made: ComposedAsset = await composedAsset(bytes, tagOfPage, deps.compress, () => keep && pages.set(key, made));
+    if (keep) pages.set(key, made);
+    const answer = await bodyResponse(req, ctx, made.body, made.etag, TYPES.json, CACHE.list);
+    // Its buffer is taken back once the answer is written, whether it carries the page, a
+    // compressed variant of it (made before this point) or nothing (304, HEAD).
+    if (lease.pooled !== null) answer.release = lease.pooled.release;
+    return answer;
   }
 
   /**
@@ -197,17 +231,17 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
    * file (Node); null for other pages (a domain, `since`), or when the file cannot answer: the
    * bodies are then read one by one, and the bytes and ETags are the same.
    */
-  function fromListFile(page: Page, pagination: string): JoinedBodies | null {
+  function fromListFile(page: Page, pagination: string, alloc: Alloc): JoinedBodies | null {
     const span = page.from === null ? null : (deps.listBodies?.span(page.from, page.items.length) ?? null);
-    const bytes = span === null ? null : listBody(span.length, pagination, span.read);
+    const bytes = span === null ? null : listBody(span.length, pagination, span.read, alloc);
     return bytes === null ? null : { bytes, etags: span!.etags };
   }
 
   /** A page's bodies read one by one through the asset store; null when one is absent. */
-  async function bodyByBody(items: IndexEntry[], pagination: string): Promise<JoinedBodies | null> {
+  async function bodyByBody(items: IndexEntry[], pagination: string, alloc: Alloc): Promise<JoinedBodies | null> {
     const bodies = await Promise.all(items.map((e) => assets.get(episodeFile(e.ref, "json"))));
     if (bodies.some((b) => b === null)) return null;
-    return { bytes: joinedBody(bodies as Asset[], pagination), etags: (bodies as Asset[]).map((b) => b.etag) };
+    return { bytes: joinedBody(bodies as Asset[], pagination, alloc), etags: (bodies as Asset[]).map((b) => b.etag) };
   }
 
   /** The published episode behind a reference, or the error answer (400 naming the parameter, 404). */
@@ -302,13 +336,16 @@ interface JoinedBodies {
 const LIST_HEAD = encoder.encode(`{"episodes":[`);
 const COMMA = 0x2c;
 
+/** Where a composed page's bytes go: `size` bytes, every one of which the caller writes. */
+type Alloc = (size: number) => Uint8Array;
+
 /**
  * A list page's bytes: the episodes' built JSON bodies joined by commas (`length` bytes, which
  * `fill` writes at `at`), then the pagination. Null when `fill` could not.
  */
-function listBody(length: number, pagination: string, fill: (out: Uint8Array, at: number) => boolean): Uint8Array | null {
+function listBody(length: number, pagination: string, fill: (out: Uint8Array, at: number) => boolean, alloc: Alloc): Uint8Array | null {
   const tail = encoder.encode(`],"pagination":${pagination}}`);
-  const out = new Uint8Array(LIST_HEAD.byteLength + length + tail.byteLength);
+  const out = alloc(LIST_HEAD.byteLength + length + tail.byteLength);
   out.set(LIST_HEAD);
   if (!fill(out, LIST_HEAD.byteLength)) return null;
   out.set(tail, LIST_HEAD.byteLength + length);
@@ -316,7 +353,7 @@ function listBody(length: number, pagination: string, fill: (out: Uint8Array, at
 }
 
 /** A list page of bodies read one by one. */
-function joinedBody(episodes: Asset[], pagination: string): Uint8Array {
+function joinedBody(episodes: Asset[], pagination: string, alloc: Alloc): Uint8Array {
   let length = Math.max(0, episodes.length - 1);
   for (const e of episodes) length += e.body.byteLength;
   return listBody(length, pagination, (out, start) => {
@@ -327,5 +364,5 @@ function joinedBody(episodes: Asset[], pagination: string): Uint8Array {
       at += e.body.byteLength;
     });
     return true;
-  })!;
+  }, alloc)!;
 }

@@ -57,6 +57,11 @@ export interface ShimResponse {
   status: number;
   headers: HeaderRecord;
   body: Uint8Array | ReadableStream<Uint8Array> | null;
+  /**
+   * Called once the response is written, by a runtime that can tell (functions/node/server.ts): the
+   * bytes behind it may then be used again (./buffer-pool.ts). A runtime that cannot tell never calls it.
+   */
+  release?: () => void;
 }
 
 export function toResponse(r: ShimResponse): Response {

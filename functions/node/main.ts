@@ -12,6 +12,7 @@ import { nodeEtag } from "../../src/shared/node-etag.ts";
 import { shimConfig, type ShimConfig } from "../config.ts";
 import { loadIndexText } from "../episode-index.ts";
 import { createHandler, type Shim } from "../handler.ts";
+import { BufferPool } from "../buffer-pool.ts";
 import { ManifestTable } from "../manifest-table.ts";
 import type { AudioStorage, RateLimitStore } from "../ports.ts";
 import { MemoryRateLimitStore } from "../rate-limit.ts";
@@ -197,6 +198,10 @@ async function loadHandler(opts: ServeOptions): Promise<NodeHandler> {
       // Composed bodies (list pages, home page…) are compressed once, off the event loop.
       compress: compressAsync,
       ...(listBodies ? { listBodies } : {}),
+      // This server calls each response's `release` once written (./server.ts): list pages not
+      // kept reuse these buffers (../buffer-pool.ts). 64 KiB holds a page of up to ~40 episodes;
+      // up to 32 wait for reuse (2 MiB).
+      pageBuffers: new BufferPool(64 * 1024, 32),
       ...(opts.now ? { now: opts.now } : {}),
     });
     releaseStartupMemory();

@@ -50,8 +50,10 @@ export async function writeResponse(res: ServerResponse, response: ShimResponse)
 function send(res: ServerResponse, response: ShimResponse): Promise<void> | undefined {
   res.writeHead(response.status, response.headers);
   const body = response.body;
-  if (body === null) return void res.end();
-  if (body instanceof Uint8Array) return void res.end(body);
+  // `end`'s callback runs once the bytes are handed to the system: a pooled body may then be reused.
+  const release = response.release;
+  if (body === null) return void (release ? res.end(release) : res.end());
+  if (body instanceof Uint8Array) return void (release ? res.end(body, release) : res.end(body));
   return stream(res, body);
 }
 

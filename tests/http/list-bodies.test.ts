@@ -3,7 +3,9 @@
 // page, or every page when the file is missing or does not match, body by body. The pages are the
 // same either way, byte for byte and ETag for ETag: the same build is served with its file, without
 // it, with it cut short (at start, and after start) and with its per-episode bodies removed after
-// start (where only the file can answer). Node only: the edge has no such file.
+// start (where only the file can answer). Pages composed and not kept go into reused buffers
+// (functions/buffer-pool.ts): concurrent walks get whole pages; a page is kept in memory from its
+// second request. Node only: the edge has no such file.
 import { cp, readdir, rm, stat, truncate } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,8 +32,8 @@ specs.push({ episode: episode({ episodeNumber: 60, status: "draft", publishedAt:
 
 let site: Site;
 const times = clock(NOW);
-/** The same dist/ served five ways. */
-const servers: Record<"file" | "none" | "short" | "cutLater" | "bodiesGone", RunningServer> = {} as never;
+/** The same dist/ served six ways. */
+const servers: Record<"file" | "none" | "short" | "cutLater" | "bodiesGone" | "cachePolicy", RunningServer> = {} as never;
 const copies: string[] = [];
 
 /** A copy of the build's dist/, changed by `change` before a server starts on it. */
@@ -50,10 +52,13 @@ beforeAll(async () => {
   servers.short = await servedCopy("short", async (d) => truncate(path.join(d, BUILD_FILES.listBodies), (await stat(path.join(d, BUILD_FILES.listBodies))).size - 100));
   servers.cutLater = await servedCopy("cut-later", async () => {});
   servers.bodiesGone = await servedCopy("bodies-gone", async () => {});
-  // After start: the file cut short under the server that checked it; the bodies gone under another.
+  servers.cachePolicy = await servedCopy("cache-policy", async () => {});
+  // After start: the file cut short under the server that checked it; the bodies gone under others.
   await truncate(path.join(site.dir, "dist-cut-later", BUILD_FILES.listBodies), 1000);
-  const episodes = path.join(site.dir, "dist-bodies-gone", "_api/episodes");
-  for (const f of await readdir(episodes)) if (/^\d+\.json/.test(f)) await rm(path.join(episodes, f));
+  for (const name of ["dist-bodies-gone", "dist-cache-policy"]) {
+    const episodes = path.join(site.dir, name, "_api/episodes");
+    for (const f of await readdir(episodes)) if (/^\d+\.json/.test(f)) await rm(path.join(episodes, f));
+  }
 });
 afterAll(async () => {
   await Promise.all(Object.values(servers).map((s) => s?.close()));
@@ -106,6 +111,21 @@ describe("list pages read from the list's bodies in one file", () => {
 
   it("compresses a page from the file as it compresses one read body by body, under the same ETags", async () => {
     for (const coding of ["gzip", "br"]) expect(await answer(servers.file, "?limit=9", coding)).toEqual(await answer(servers.none, "?limit=9", coding));
+  });
+
+  it("pages composed at once into reused buffers are each whole: six walks at the same time", async () => {
+    const want = await walk(servers.none, "?limit=1");
+    const walks = await Promise.all(Array.from({ length: 6 }, () => walk(servers.file, "?limit=1")));
+    for (const got of walks) expect(got).toEqual(want);
+  });
+
+  it("keeps a page in memory from its second request: a page asked once is composed again", async () => {
+    const [twice, once] = ["?limit=3", "?limit=4"];
+    for (const q of [twice, twice, once]) expect((await answer(servers.cachePolicy, q)).status).toBe(200);
+    // The per-episode bodies are gone and now the file too: only a page kept in memory can be answered.
+    await truncate(path.join(site.dir, "dist-cache-policy", BUILD_FILES.listBodies), 0);
+    expect((await answer(servers.cachePolicy, twice)).status).toBe(200);
+    expect((await answer(servers.cachePolicy, once)).status).toBe(502);
   });
 
   it("once a scheduled episode is published, pages hold it, the same either way", async () => {

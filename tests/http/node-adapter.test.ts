@@ -11,6 +11,7 @@ import { BUILD_FILES, episodeFile, MEDIA_DIR, mediaFile, mediaKey, SITE_FILES } 
 import { buildIndex } from "../../src/shared/schema/build-index.ts";
 import { shimConfig } from "../../functions/config.ts";
 import { EpisodeIndex } from "../../functions/episode-index.ts";
+import { BufferPool } from "../../functions/buffer-pool.ts";
 import { createHandler } from "../../functions/handler.ts";
 import { toResponse } from "../../functions/http.ts";
 import { FileAssetStore } from "../../functions/node/file-assets.ts";
@@ -51,6 +52,59 @@ describe("Node adapter streaming", () => {
     await writeDone;
     expect(cancelled).toBe(true);
     server.close();
+  });
+});
+
+describe("Node adapter: a response's release", () => {
+  it("is called once the body is written, not before: a pooled buffer is not reused under a slow reader", async () => {
+    // 16 MiB: more than the sockets' buffers hold, so a paused reader keeps the write unfinished.
+    const SIZE = 16 * 1024 * 1024;
+    const pool = new BufferPool(SIZE, 1);
+    const taken: ArrayBufferLike[] = [];
+    const released: number[] = [];
+    let n = 0;
+    const server = createServer((_req, res) => {
+      const i = ++n;
+      const lease = pool.take(SIZE)!;
+      taken.push(lease.bytes.buffer);
+      lease.bytes.fill(i);
+      const response = { status: 200, headers: { "content-type": "application/octet-stream", "content-length": String(SIZE) }, body: lease.bytes, release: () => (released.push(i), lease.release()) };
+      void writeResponse(res, response);
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      // A: read the first bytes, then stop reading.
+      const socket = connect(port, "127.0.0.1");
+      const chunks: Buffer[] = [];
+      socket.on("data", (c: Buffer) => chunks.push(c));
+      socket.write("GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+      await new Promise<void>((r) => socket.once("data", () => r()));
+      socket.pause();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(released).toEqual([]);
+      // B, read whole meanwhile: not A's buffer, which is still being written.
+      const b = new Uint8Array(await (await fetch(`http://127.0.0.1:${port}/b`)).arrayBuffer());
+      expect(b.byteLength).toBe(SIZE);
+      expect(b.every((x) => x === 2)).toBe(true);
+      expect(taken[1]).not.toBe(taken[0]);
+      // A, read to the end: every byte as written, then its buffer given back.
+      const ended = new Promise<void>((r) => socket.once("end", () => r()));
+      socket.resume();
+      await ended;
+      const a = Buffer.concat(chunks);
+      const body = a.subarray(a.indexOf("\r\n\r\n") + 4);
+      expect(body.byteLength).toBe(SIZE);
+      expect(body.every((x) => x === 1)).toBe(true);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(released.sort()).toEqual([1, 2]);
+      // The pool keeps one: the next answer is written from a buffer given back.
+      await (await fetch(`http://127.0.0.1:${port}/c`)).arrayBuffer();
+      expect([taken[0], taken[1]]).toContain(taken[2]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
 
