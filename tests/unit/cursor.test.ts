@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor, type Cursor } from "../../src/shared/cursor.ts";
 import { fromBase64Url, toBase64Url } from "../../src/shared/base64url.ts";
@@ -128,5 +129,30 @@ describe("cursors (docs/api.md#get-v1episodes)", () => {
     // "QQ" is the canonical encoding of "A"; "QR" decodes to the same byte with stray bits set.
     expect(fromBase64Url("QQ")).toEqual(new Uint8Array([0x41]));
     expect(fromBase64Url("QR")).toBeNull();
+  });
+});
+
+describe("base64url by table", () => {
+  it("encodes as Node's base64url does, and decodes it back", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        const text = toBase64Url(bytes);
+        expect(text).toBe(Buffer.from(bytes).toString("base64url"));
+        expect(fromBase64Url(text)).toEqual(bytes);
+      }),
+    );
+  });
+
+  it("decodes exactly the canonical texts: what Node decodes and encodes back to the same text", () => {
+    const char = fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/=. ".split(""));
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 40 }).map((cs) => cs.join("")), (text) => {
+        const canonical = /^[A-Za-z0-9_-]*$/.test(text) && text.length % 4 !== 1 && Buffer.from(text, "base64url").toString("base64url") === text;
+        const decoded = fromBase64Url(text);
+        expect(decoded !== null).toBe(canonical);
+        if (decoded !== null) expect(Buffer.from(decoded)).toEqual(Buffer.from(text, "base64url"));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
