@@ -23,7 +23,8 @@ for (let i = 0; i < 64; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
 /**
  * The 16 bytes of a 22-character base64url tag into `out` at `at`; false when the tag is not the
  * canonical encoding of 16 bytes (its last character holding bits beyond the 128th).
- * Hand-written: the shared base64url helpers go through btoa/atob, ~100 times slower for 600,000 tags.
+ * Here rather than through the shared helpers (src/shared/base64url.ts): straight into the one table
+ * of 600,000 tags, at an offset, with no array made per tag.
  */
 function decodeTag(tag: string, start: number, out: Uint8Array, at: number): boolean {
   let bits = 0;
