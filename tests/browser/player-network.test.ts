@@ -120,7 +120,7 @@ describe("seeking", () => {
     await context.close();
   });
 
-  it("holding an arrow key down for 3 seconds costs at most 3 audio requests", async () => {
+  it("holding an arrow key down for 3 seconds (and 30 presses at least) costs at most 3 audio requests", async () => {
     const context = await browser.newContext();
     const requests = recorder(context);
     const { page, frame } = await embedded(context, `${fx.origin}/embed/2`);
@@ -131,7 +131,9 @@ describe("seeking", () => {
     await page.keyboard.down("ArrowRight");
     const end = Date.now() + 3000;
     let presses = 1;
-    while (Date.now() < end) {
+    // On a loaded machine a round of the loop can take ~120 ms: the key is held until it has repeated
+    // at least 30 times, as it does in 3 s at the usual rate.
+    while (Date.now() < end || presses <= 30) {
       await page.waitForTimeout(33); // the keyboard's auto-repeat rate
       await page.keyboard.down("ArrowRight");
       presses++;
@@ -140,7 +142,6 @@ describe("seeking", () => {
     const target = Math.min(1200, from + 5 * presses);
     await frame.waitForFunction((t) => document.querySelector("audio")!.currentTime >= t - 1, target - 5);
     const audio = requests.filter((r) => isAudio(r.url())).length - before;
-    expect(presses).toBeGreaterThan(30);
     expect(audio).toBeLessThanOrEqual(3);
     await context.close();
   });
