@@ -201,6 +201,8 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     if (!keep) seen.set(key, true);
     const lease: { pooled: PooledBytes | null } = { pooled: null };
     const alloc: Alloc = (size) => {
+      // A second allocation follows a read from the list file that failed: its buffer is free again.
+      lease.pooled?.release();
       if (!keep) lease.pooled = deps.pageBuffers?.take(size) ?? null;
       return lease.pooled?.bytes ?? new Uint8Array(size);
     };

@@ -30,7 +30,7 @@ const scratch = Buffer.allocUnsafeSlow(64 * 1024);
  * 100,000 episodes) took 500-600 µs the first way. `open`, one `pread` into the scratch buffer
  * and `close` are three system calls where readFileSync makes four (it asks for the size with
  * `fstat` first): 13-17 µs of CPU per 1.5 KB episode body instead of 15-22 µs, in alternating
- runs on a loaded machine (docs/performance.md).
+ * runs on a loaded machine (docs/performance.md).
  */
 function bytesOf(file: string): Uint8Array {
   const fd = openSync(file, "r");

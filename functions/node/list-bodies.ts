@@ -9,7 +9,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { BUILD_FILES, episodeFile } from "../../src/shared/layout.ts";
-import { bodiesDigest, bodyStarts, fileSize, FOOTER_BYTES, readFooter, sameDigest } from "../../src/shared/node-list-bodies.ts";
+import { bodiesDigest, bodyStarts, fileSize, FOOTER_BYTES, readFooter } from "../../src/shared/node-list-bodies.ts";
 import type { EpisodeIndex } from "../episode-index.ts";
 import type { ManifestLookup } from "../manifest-table.ts";
 import type { ListBodies, ListSpan } from "../ports.ts";
@@ -60,7 +60,7 @@ export class ListBodiesFile implements ListBodies {
       const starts = lengths === null ? null : bodyStarts(lengths, footer.count);
       if (starts === null || fileSize(starts) !== size) throw new Error("not this index's file");
       const etags = Array.from({ length: footer.count }, (_, i) => manifest.etagOf(episodeFile(index.refAt(i), "json")) ?? "");
-      if (!sameDigest(bodiesDigest(etags), footer.digest)) throw new Error("not this index's file");
+      if (!Buffer.from(bodiesDigest(etags)).equals(footer.digest)) throw new Error("not this index's file");
       return new ListBodiesFile(fd, starts, new StringColumn(etags));
     } catch {
       closeSync(fd);

@@ -18,17 +18,11 @@ export const ASSET_FILE_LIMIT_DEFAULT = 20_000;
  * only the next build reads (src/generate/build-state.ts), and the list's bodies in one file, which
  * only the Node server reads (src/shared/node-list-bodies.ts).
  */
-export const ASSETS_IGNORE = [`/${MEDIA_DIR}/`, "*.br", "*.gz", `/${BUILD_FILES.state}`, `/${BUILD_FILES.listBodies}`];
+const PRIVATE_FILES: readonly string[] = [BUILD_FILES.state, BUILD_FILES.listBodies];
+export const ASSETS_IGNORE = [`/${MEDIA_DIR}/`, "*.br", "*.gz", ...PRIVATE_FILES.map((rel) => `/${rel}`)];
 
 function ignored(rel: string): boolean {
-  return (
-    rel === ".assetsignore" ||
-    rel === BUILD_FILES.state ||
-    rel === BUILD_FILES.listBodies ||
-    rel.startsWith(`${MEDIA_DIR}/`) ||
-    rel.endsWith(".br") ||
-    rel.endsWith(".gz")
-  );
+  return rel === ".assetsignore" || PRIVATE_FILES.includes(rel) || rel.startsWith(`${MEDIA_DIR}/`) || rel.endsWith(".br") || rel.endsWith(".gz");
 }
 
 /** The files of dist/ wrangler will upload, dist-relative, sorted. */

@@ -63,8 +63,3 @@ export function fileSize(starts: Float64Array): number {
   const count = starts.length - 1;
   return Math.max(0, starts[count]! - 1) + count * 4 + FOOTER_BYTES;
 }
-
-/** Digests equal, byte for byte. */
-export function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
-  return a.byteLength === b.byteLength && a.every((x, i) => x === b[i]);
-}
