@@ -5,7 +5,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream, readdirSync, readFileSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
-import fg from "fast-glob";
 import type { z } from "zod";
 import {
   episodeFileSchema,
@@ -105,9 +104,25 @@ export interface EpisodeInputs {
   fingerprint: string;
 }
 
-/** The episode.json files of a content folder (relative paths), in a stable order. */
+/**
+ * The episode.json files of a content folder (relative paths), in a stable order: one per folder
+ * of episodes/ that holds one, except dot-folders (publish prepares a folder under a dot-name and
+ * renames it into place: src/publish/episode-folder.ts). One listing and one `stat` per folder,
+ * where fast-glob's pattern listed every folder: 0.4–1.2 s at 10,000 episodes against 0.2 s
+ * (docs/performance.md), and the build lists each folder again for its fingerprint anyway.
+ */
 export function episodeSources(contentDir: string): string[] {
-  return fg.sync("episodes/*/episode.json", { cwd: contentDir }).sort();
+  const root = path.join(contentDir, "episodes");
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => !name.startsWith(".") && statOrNull(path.join(root, name, "episode.json"))?.isFile() === true)
+    .map((name) => `episodes/${name}/episode.json`)
+    .sort();
 }
 
 // Synchronous reads throughout: one awaited read per small file costs several times more at
