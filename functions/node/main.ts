@@ -33,7 +33,10 @@ export interface ServeOptions {
   now?: () => number;
   /** Audio backend; defaults to what AUDIO_BACKEND says (the local folder dist/media, or S3). */
   storage?: AudioStorage;
-  /** Where the Redis rate-limit store reports switching to memory and back; console.warn by default. */
+  /**
+   * Where the server reports what degrades it: at start, a list file it cannot use; later, the
+   * Redis rate-limit store switching to memory and back. console.warn by default.
+   */
   log?: (line: string) => void;
 }
 
@@ -181,7 +184,13 @@ async function loadHandler(opts: ServeOptions): Promise<NodeHandler> {
   const audio = opts.storage ? { storage: opts.storage, close: () => {} } : await audioStorage(config, env, opts.distDir);
   const limits = await rateLimitStore(config, opts.log);
   // The list's bodies in one file, when the build wrote it for this index (./list-bodies.ts).
+  // Without it the pages are the same, each read body by body: slower, so it is said.
   const listBodies = ListBodiesFile.open(opts.distDir, index, manifest);
+  if (listBodies === null) {
+    (opts.log ?? console.warn)(
+      `${BUILD_FILES.listBodies} is missing or was not written for this index: list pages are read body by body (slower); 'npm run build' writes it`,
+    );
+  }
   const close = async () => {
     audio.close();
     listBodies?.close();

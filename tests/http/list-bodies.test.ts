@@ -36,18 +36,22 @@ const times = clock(NOW);
 const servers: Record<"file" | "none" | "short" | "cutLater" | "bodiesGone" | "cachePolicy", RunningServer> = {} as never;
 const copies: string[] = [];
 
+/** What each server said at start (ServeOptions.log), by its name. */
+const said: Record<string, string[]> = {};
+const logTo = (name: string) => (line: string) => void (said[name] ??= []).push(line);
+
 /** A copy of the build's dist/, changed by `change` before a server starts on it. */
 async function servedCopy(name: string, change: (dist: string) => Promise<unknown>): Promise<RunningServer> {
   const distDir = path.join(site.dir, `dist-${name}`);
   await cp(site.distDir, distDir, { recursive: true });
   copies.push(distDir);
   await change(distDir);
-  return serveSite({ ...site, distDir }, { now: times.now, env: NO_LIMITS });
+  return serveSite({ ...site, distDir }, { now: times.now, env: NO_LIMITS, log: logTo(name) });
 }
 
 beforeAll(async () => {
   site = await makeSite("list-bodies", specs);
-  servers.file = await serveSite(site, { now: times.now, env: NO_LIMITS });
+  servers.file = await serveSite(site, { now: times.now, env: NO_LIMITS, log: logTo("file") });
   servers.none = await servedCopy("none", (d) => rm(path.join(d, BUILD_FILES.listBodies)));
   servers.short = await servedCopy("short", async (d) => truncate(path.join(d, BUILD_FILES.listBodies), (await stat(path.join(d, BUILD_FILES.listBodies))).size - 100));
   servers.cutLater = await servedCopy("cut-later", async () => {});
@@ -97,6 +101,14 @@ describe("list pages read from the list's bodies in one file", () => {
     const want = await walk(servers.none, first);
     expect(want.length).toBeGreaterThan(0);
     for (const server of [servers.file, servers.short, servers.cutLater]) expect(await walk(server, first)).toEqual(want);
+  });
+
+  it("says at start when it cannot use the file, and only then", () => {
+    const warning = `${BUILD_FILES.listBodies} is missing or was not written for this index: list pages are read body by body (slower); 'npm run build' writes it`;
+    expect(said.none).toEqual([warning]);
+    expect(said.short).toEqual([warning]);
+    // Checked whole at start (cut short only after it): nothing to say.
+    for (const name of ["file", "cut-later", "bodies-gone"]) expect(said[name]).toBeUndefined();
   });
 
   it.each(UNFILTERED)("%s: served from the file alone once the per-episode bodies are gone", async (first) => {
