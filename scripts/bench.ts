@@ -1229,7 +1229,7 @@ function report(
           figure: `${t} p50, ${s.episodes.toLocaleString("en")}`,
           measured: `${a ?? "–"} ms (×${ratio(a, b)}; ×${besideNginx} of nginx's)`,
           target: `≤ ${TARGET.listFlat}× the ${ANCHOR_SIZE}-episode p50`,
-          anchor: `${b ?? "–"} ms at ${ANCHOR_SIZE}; nginx static ${p50(s, "nginx, static file") ?? "–"} ms`,
+          anchor: `${b ?? "–"} ms at ${ANCHOR_SIZE}; nginx static ${nginxHere ?? "–"} ms`,
           met: a !== null && b !== null ? a / b <= TARGET.listFlat : null,
         });
       }

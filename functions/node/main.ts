@@ -104,10 +104,10 @@ async function audioStorage(config: ShimConfig, env: Env, distDir: string): Prom
   return { storage: s3, close: () => s3.close() };
 }
 
-async function rateLimitStore(config: ShimConfig, log?: (line: string) => void): Promise<{ store: RateLimitStore; close(): Promise<void> }> {
+async function rateLimitStore(config: ShimConfig, log: (line: string) => void): Promise<{ store: RateLimitStore; close(): Promise<void> }> {
   if (config.rateLimitStore.kind === "memory") return { store: new MemoryRateLimitStore(), close: async () => {} };
   const { RedisRateLimitStore } = await import("./redis-rate-limit.ts");
-  const redis = new RedisRateLimitStore({ url: config.rateLimitStore.url, ...(log ? { log } : {}) });
+  const redis = new RedisRateLimitStore({ url: config.rateLimitStore.url, log });
   // Wait (briefly) for the first connection, so the first requests are already counted in Redis.
   await redis.started();
   return { store: redis, close: () => redis.close() };
@@ -182,14 +182,13 @@ async function loadHandler(opts: ServeOptions): Promise<NodeHandler> {
   // so its 34 MB of text are never held whole.
   const manifest = await readBuildFile(path.join(opts.distDir, BUILD_FILES.manifest), (file) => ManifestTable.parseChunks(() => textChunks(file)));
   const audio = opts.storage ? { storage: opts.storage, close: () => {} } : await audioStorage(config, env, opts.distDir);
-  const limits = await rateLimitStore(config, opts.log);
+  const log = opts.log ?? ((line: string) => console.warn(line));
+  const limits = await rateLimitStore(config, log);
   // The list's bodies in one file, when the build wrote it for this index (./list-bodies.ts).
   // Without it the pages are the same, each read body by body: slower, so it is said.
   const listBodies = ListBodiesFile.open(opts.distDir, index, manifest);
   if (listBodies === null) {
-    (opts.log ?? console.warn)(
-      `${BUILD_FILES.listBodies} is missing or was not written for this index: list pages are read body by body (slower); 'npm run build' writes it`,
-    );
+    log(`${BUILD_FILES.listBodies} is missing or was not written for this index: list pages are read body by body (slower); 'npm run build' writes it`);
   }
   const close = async () => {
     audio.close();
