@@ -58,6 +58,7 @@ export const episodeResource = z
   .object({
     id: uuid.describe("Episode UUID (lower case)"),
     episodeNumber,
+    season: z.int().min(1).max(999_999_999).nullable().describe("Season number; null for an episode outside any season"),
     title: z.string(),
     shareTitle: z.string().describe("Title for sharing; the title when the episode has none of its own"),
     summary: z.string().nullable(),
