@@ -2,7 +2,7 @@
 // /sitemap.xml and /llms.txt. The sitemap passes the publication clock (it is composed per set of
 // published episodes); robots.txt and llms.txt depend only on the show and the origins. Portable.
 import { archivePageCount, archivePath } from "../src/shared/archive.ts";
-import { pageUrl, type Origins } from "../src/shared/links.ts";
+import { feedUrls, pageUrl, type Origins } from "../src/shared/links.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import type { Podcast } from "../src/shared/schema/content.ts";
 import { element, textElement, xmlDocument } from "../src/shared/xml.ts";
@@ -10,7 +10,8 @@ import { element, textElement, xmlDocument } from "../src/shared/xml.ts";
 /** The public URLs of the surfaces these files point to: one place, so they cannot disagree. */
 export function surfaceUrls(o: Origins) {
   return {
-    feed: `${o.siteUrl}/feed.xml`,
+    feed: feedUrls(o.siteUrl).rss,
+    jsonFeed: feedUrls(o.siteUrl).json,
     sitemap: `${o.siteUrl}/sitemap.xml`,
     llms: `${o.siteUrl}/llms.txt`,
     mcp: `${o.baseUrl}/mcp`,
@@ -75,6 +76,7 @@ export function llmsTxt(show: Podcast, o: Origins, terms: string, feedLimit: num
     "## Feeds and pages",
     "",
     `- [Podcast feed](${u.feed}): RSS 2.0 with iTunes and Podcasting 2.0 tags, the newest ${feedLimit} episodes with audio and transcript links`,
+    `- [JSON Feed](${u.jsonFeed}): the same episodes as JSON Feed 1.1, each with its page, its description and its audio`,
     `- [Archive](${o.siteUrl}${archivePath(1)}): every published episode, newest first`,
     `- [Sitemap](${u.sitemap}): every page of the site`,
     "",

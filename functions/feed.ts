@@ -5,10 +5,14 @@
 import type { Podcast } from "../src/shared/schema/content.ts";
 import type { EpisodeResource } from "../src/shared/schema/api.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
+import { UPDATE_FREQUENCIES } from "../src/shared/update-frequency.ts";
 import { element, textElement, xmlDocument, type Xml } from "../src/shared/xml.ts";
 
 /** Items in the feed unless FEED_LIMIT says otherwise (README.md#configuration). */
 export const FEED_LIMIT_DEFAULT = 300;
+
+/** The channel's generator: what made the feed. */
+export const GENERATOR = "episode-service";
 
 const NAMESPACES = {
   "xmlns:itunes": "http://www.itunes.com/dtds/podcast-1.0.dtd",
@@ -38,11 +42,21 @@ export function rfc822(ms: number): string {
 }
 
 /** A description is never empty: the description, else the summary, else the title. */
-function descriptionOf(ep: EpisodeResource): string {
+export function descriptionOf(ep: EpisodeResource): string {
   return ep.description ?? ep.summary ?? ep.title;
 }
 
-function item({ entry, episode: ep }: FeedEpisode): Xml {
+/** "true" or "false", the only values Apple reads for itunes:explicit. */
+function explicitTag(show: Podcast): Xml {
+  return textElement("itunes:explicit", show.explicit ? "true" : "false");
+}
+
+/** itunes:season and podcast:season, when the episode belongs to one. */
+function seasonTags(season: number | null): Xml[] {
+  return season === null ? [] : [textElement("itunes:season", season), textElement("podcast:season", season)];
+}
+
+function item(show: Podcast, { entry, episode: ep }: FeedEpisode): Xml {
   return element("item", {}, [
     textElement("title", ep.title),
     textElement("link", ep.links.page),
@@ -53,32 +67,77 @@ function item({ entry, episode: ep }: FeedEpisode): Xml {
     entry.audio === null ? null : element("enclosure", { url: ep.links.audio, length: entry.audio.bytes ?? 0, type: "audio/mpeg" }),
     ep.durationSeconds === null ? null : textElement("itunes:duration", ep.durationSeconds),
     ep.episodeNumber === null ? null : textElement("itunes:episode", ep.episodeNumber),
+    textElement("itunes:episodeType", "full"),
+    ...seasonTags(ep.season),
     ep.coverImageUrl === null ? null : element("itunes:image", { href: ep.coverImageUrl }),
-    textElement("itunes:explicit", "false"),
+    explicitTag(show),
     entry.transcript ? element("podcast:transcript", { url: ep.links.transcript, type: "text/plain" }) : null,
     textElement("podcast:person", ep.hosts.a, { role: "host" }),
     textElement("podcast:person", ep.hosts.b, { role: "host" }),
   ]);
 }
 
+/** itunes:category per category of the show, its subcategory nested, in podcast.json's order. */
+function categoryTags(show: Podcast): Xml[] {
+  return (show.categories ?? []).map(({ category, subcategory }) =>
+    element("itunes:category", { text: category }, subcategory === undefined ? [] : [element("itunes:category", { text: subcategory })]),
+  );
+}
+
+/** The show's cover as Apple reads it (itunes:image) and as RSS 2.0 readers do (image), when it has one. */
+function coverTags(show: Podcast, siteHome: string): Xml[] {
+  if (show.coverImageUrl === undefined) return [];
+  return [
+    element("itunes:image", { href: show.coverImageUrl }),
+    element("image", {}, [textElement("url", show.coverImageUrl), textElement("title", show.title), textElement("link", siteHome)]),
+  ];
+}
+
+/** itunes:owner, where directories send the ownership check, when podcast.json gives an address. */
+function ownerTag(show: Podcast): Xml | null {
+  if (show.ownerEmail === undefined) return null;
+  return element("itunes:owner", {}, [textElement("itunes:name", show.author), textElement("itunes:email", show.ownerEmail)]);
+}
+
+/** podcast:locked (yes: other hosting platforms must not import the feed), when podcast.json says. */
+function lockedTag(show: Podcast): Xml | null {
+  if (show.locked === undefined) return null;
+  return textElement("podcast:locked", show.locked ? "yes" : "no", { owner: show.ownerEmail });
+}
+
+/** podcast:updateFrequency: the release schedule as a recurrence rule and a label, when podcast.json names one. */
+function updateFrequencyTag(show: Podcast): Xml | null {
+  if (show.updateFrequency === undefined) return null;
+  const { rrule, label } = UPDATE_FREQUENCIES[show.updateFrequency];
+  return textElement("podcast:updateFrequency", label, { rrule });
+}
+
+/** The channel's own tags, before its items. */
+function channelTags(channel: FeedChannel, newest: FeedEpisode | undefined): (Xml | null)[] {
+  const { show } = channel;
+  return [
+    textElement("title", show.title),
+    textElement("link", channel.siteHome),
+    textElement("description", show.description),
+    textElement("language", show.language),
+    element("atom:link", { href: channel.feedUrl, rel: "self", type: "application/rss+xml" }),
+    newest === undefined ? null : textElement("lastBuildDate", rfc822(newest.entry.p)),
+    textElement("generator", GENERATOR),
+    textElement("itunes:author", show.author),
+    ...coverTags(show, channel.siteHome),
+    ...categoryTags(show),
+    textElement("itunes:type", show.type),
+    explicitTag(show),
+    ownerTag(show),
+    textElement("podcast:guid", channel.guid),
+    textElement("podcast:medium", "podcast"),
+    lockedTag(show),
+    updateFrequencyTag(show),
+  ];
+}
+
 /** The whole feed document; `episodes` newest first, already cut to FEED_LIMIT. */
 export function feedXml(channel: FeedChannel, episodes: readonly FeedEpisode[]): string {
-  const { show } = channel;
-  const newest = episodes[0];
-  const rss = element("rss", { version: "2.0", ...NAMESPACES }, [
-    element("channel", {}, [
-      textElement("title", show.title),
-      textElement("link", channel.siteHome),
-      textElement("description", show.description),
-      textElement("language", show.language),
-      element("atom:link", { href: channel.feedUrl, rel: "self", type: "application/rss+xml" }),
-      newest === undefined ? null : textElement("lastBuildDate", rfc822(newest.entry.p)),
-      textElement("itunes:author", show.author),
-      show.coverImageUrl === undefined ? null : element("itunes:image", { href: show.coverImageUrl }),
-      textElement("itunes:explicit", "false"),
-      textElement("podcast:guid", channel.guid),
-      ...episodes.map(item),
-    ]),
-  ]);
-  return xmlDocument(rss);
+  const items = episodes.map((e) => item(channel.show, e));
+  return xmlDocument(element("rss", { version: "2.0", ...NAMESPACES }, [element("channel", {}, [...channelTags(channel, episodes[0]), ...items])]));
 }

@@ -1,6 +1,6 @@
-// The feed and the crawler surfaces as routes of the shim (docs/api.md#feed, docs/api.md#crawlers):
-// /feed.xml, /sitemap.xml, /robots.txt and /llms.txt. The feed and the sitemap follow the
-// publication clock: each is composed, hashed and kept once per set of published episodes, like the
+// The feeds and the crawler surfaces as routes of the shim (docs/api.md#feed, docs/api.md#crawlers):
+// /feed.xml, /feed.json, /sitemap.xml, /robots.txt and /llms.txt. The feeds and the sitemap follow
+// the publication clock: each is composed, hashed and kept once per set of published episodes, like the
 // home page (./published-set.ts), so a scheduled episode enters them at its time without a rebuild and
 // an unchanged set costs a comparison. Every answer goes through bodyResponse: ETag and 304, CORS,
 // HEAD. Portable: no Node or Workers imports.
@@ -10,7 +10,8 @@ import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import { podcastSchema, type Podcast } from "../src/shared/schema/content.ts";
 import { podcastGuid } from "../src/shared/uuid-v5.ts";
 import { llmsTxt, robotsTxt, sitemapXml, surfaceUrls } from "./crawl.ts";
-import { feedXml, type FeedChannel } from "./feed.ts";
+import { feedXml, type FeedChannel, type FeedEpisode } from "./feed.ts";
+import { feedJson, type JsonFeedChannel } from "./json-feed.ts";
 import type { EpisodeIndex } from "./episode-index.ts";
 import { bodyResponse, CACHE, licenseLink, TYPES, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
 import type { Asset, AssetStore, Compress, EtagFunction } from "./ports.ts";
@@ -20,6 +21,7 @@ import type { RouteHandler } from "./router.ts";
 
 const SURFACE_TYPES = {
   rss: "application/rss+xml; charset=utf-8",
+  jsonFeed: "application/feed+json; charset=utf-8",
   xml: "application/xml; charset=utf-8",
   /** llms.txt is markdown, served as text/plain: browsers show it, and readers of llms.txt expect plain text. */
   text: TYPES.text,
@@ -39,7 +41,7 @@ export interface SurfaceRoutesDeps {
   compress?: Compress | undefined;
 }
 
-type SurfaceRouteId = "feed" | "sitemap" | "robots" | "llms";
+type SurfaceRouteId = "feed" | "jsonFeed" | "sitemap" | "robots" | "llms";
 
 const decoder = new TextDecoder();
 
@@ -77,6 +79,7 @@ export function createSurfaceRoutes(deps: SurfaceRoutesDeps): { routes: Record<S
     const feedUrl = surfaceUrls(origins).feed;
     return { show: await podcast(), feedUrl, siteHome: `${siteUrl}/`, guid: await podcastGuid(feedUrl) };
   });
+  const jsonChannel = once(async (): Promise<JsonFeedChannel> => ({ show: await podcast(), feedUrl: surfaceUrls(origins).jsonFeed, siteHome: `${siteUrl}/` }));
 
   async function bodiesOf(items: IndexEntry[]): Promise<EpisodeResource[]> {
     const out: EpisodeResource[] = [];
@@ -87,11 +90,15 @@ export function createSurfaceRoutes(deps: SurfaceRoutesDeps): { routes: Record<S
     return out;
   }
 
-  const feed = perPublishedSet(index, now, async (at) => {
+  /** The newest FEED_LIMIT episodes published at `at`, with their API bodies: the items of both feeds. */
+  async function feedEpisodes(at: number): Promise<FeedEpisode[]> {
     const items = index.page(at, null, null, null, feedLimit).items;
     const bodies = await bodiesOf(items);
-    return composed(feedXml(await channel(), items.map((entry, i) => ({ entry, episode: bodies[i]! }))));
-  });
+    return items.map((entry, i) => ({ entry, episode: bodies[i]! }));
+  }
+
+  const feed = perPublishedSet(index, now, async (at) => composed(feedXml(await channel(), await feedEpisodes(at))));
+  const jsonFeed = perPublishedSet(index, now, async (at) => composed(feedJson(await jsonChannel(), await feedEpisodes(at))));
 
   const sitemap = perPublishedSet(index, now, (at) => composed(sitemapXml(origins, index.page(at, null, null, null, Number.MAX_SAFE_INTEGER).items)));
   const robots = once(() => composed(robotsTxt(origins)));
@@ -107,8 +114,9 @@ export function createSurfaceRoutes(deps: SurfaceRoutesDeps): { routes: Record<S
 
   return {
     routes: {
-      // The feed carries the usage terms like the API whose bodies it restates.
+      // The feeds carry the usage terms like the API whose bodies they restate.
       feed: serve(feed, SURFACE_TYPES.rss, CACHE.list, license),
+      jsonFeed: serve(jsonFeed, SURFACE_TYPES.jsonFeed, CACHE.list, license),
       sitemap: serve(sitemap, SURFACE_TYPES.xml, CACHE.list),
       robots: serve(robots, SURFACE_TYPES.text, CACHE.resource),
       llms: serve(llms, SURFACE_TYPES.text, CACHE.resource),

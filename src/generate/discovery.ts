@@ -1,7 +1,7 @@
 // The discovery document, GET /v1 (docs/api.md#get-v1).
 import type { DiscoveryDocument } from "../shared/schema/api.ts";
 import type { Podcast } from "../shared/schema/content.ts";
-import type { Origins } from "../shared/links.ts";
+import { feedUrls, type Origins } from "../shared/links.ts";
 import { DEFAULT_RATE_LIMITS, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../shared/limits.ts";
 import { rateLimitsOf } from "../shared/routes.ts";
 
@@ -23,7 +23,8 @@ export function discoveryOf(podcast: Podcast, o: Origins, terms: string): Discov
       embed: `${o.siteUrl}/embed/{ref}`,
       embedLatest: `${o.siteUrl}/embed/latest`,
       page: `${o.siteUrl}/episodes/{ref}`,
-      feed: `${o.siteUrl}/feed.xml`,
+      feed: feedUrls(o.siteUrl).rss,
+      jsonFeed: feedUrls(o.siteUrl).json,
       mcp: `${o.baseUrl}/mcp`,
       llms: `${o.siteUrl}/llms.txt`,
     },

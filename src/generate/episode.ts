@@ -8,6 +8,7 @@ export function episodeResourceOf(ep: EpisodeFile, o: Origins, audioUrl: string 
   return {
     id: ep.id.toLowerCase(),
     episodeNumber: ep.episodeNumber,
+    season: ep.season ?? null,
     title: ep.title,
     shareTitle: ep.shareTitle ?? ep.title,
     summary: ep.summary ?? null,

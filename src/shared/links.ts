@@ -31,6 +31,11 @@ export function episodeLinks(o: Origins, ep: { id: string; episodeNumber: number
   };
 }
 
+/** The two feeds of the same items (docs/api.md#feed): RSS for podcast apps, JSON Feed 1.1 for the rest. */
+export function feedUrls(siteUrl: string) {
+  return { rss: `${siteUrl}/feed.xml`, json: `${siteUrl}/feed.json` };
+}
+
 export function termsUrl(o: Origins, configured: string | undefined): string {
   return configured ?? `${o.siteUrl}/terms`;
 }

@@ -179,6 +179,7 @@ export const ROUTES = {
   media: { paths: ["/media/{file+}"], bucket: "audio", api: false, parameters: [], operation: null },
   /** The feed and the crawler surfaces (functions/surface-routes.ts): unlimited, like the site. */
   feed: site(["/feed.xml"]),
+  jsonFeed: site(["/feed.json"]),
   sitemap: site(["/sitemap.xml"]),
   robots: site(["/robots.txt"]),
   llms: site(["/llms.txt"]),

@@ -1,6 +1,6 @@
 // Content that fails the build (README.md#content-format): an invalid episode.json, a duplicate id or
-// episodeNumber, a missing referenced audio file. The real build runs and must fail with a message
-// that names the file and the field.
+// episodeNumber, a missing referenced audio file, a podcast.json category outside Apple's list. The
+// real build runs and must fail with a message that names the file and the field.
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
@@ -113,6 +113,17 @@ describe("the build fails on invalid content, naming the file and the field", { 
     const out = await failingBuild("podcast", [good()], undefined, noSlug);
     expect(out).toContain("podcast.json");
     expect(out).toContain("'slug'");
+  });
+
+  it("a podcast.json category or subcategory not on Apple's list", async () => {
+    const categories = [{ category: "Technology" }, { category: "Tech" }, { category: "News", subcategory: "AI News" }];
+    const out = await failingBuild("category", [good()], undefined, { ...PODCAST, categories });
+    expect(out).toContain("podcast.json");
+    expect(out).toContain("'categories.1.category'");
+    expect(out).toContain("'Tech' is not an Apple Podcasts category");
+    expect(out).toContain("'categories.2.subcategory'");
+    expect(out).toContain("'AI News' is not an Apple Podcasts subcategory of News");
+    expect(out).not.toContain("'categories.0");
   });
 
   it("reports every problem of the content in one run", async () => {

@@ -72,6 +72,7 @@ const RESOURCES: [name: string, path: string, type: string][] = [
   ["an HTML page", "/episodes/1", "text/html; charset=utf-8"],
   ["the home page", "/", "text/html; charset=utf-8"],
   ["a transcript", "/v1/episodes/1/transcript", "text/plain; charset=utf-8"],
+  ["the JSON Feed", "/feed.json", "application/feed+json; charset=utf-8"],
 ];
 
 describe.each(RESOURCES)("%s", (_name, path, type) => {

@@ -2,7 +2,8 @@
 // sitemap; /sitemap.xml lists home, every archive page and every published episode page (through
 // the publication clock); /llms.txt links every machine-readable surface; every URL they name
 // answers 200 from the same server (the shim routes by path alone, so API and site hosts are
-// configured apart and requested by path); the discovery document links the feed, MCP and llms.txt.
+// configured apart and requested by path); the discovery document links both feeds, MCP and
+// llms.txt, and every page declares both feeds in its head.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
@@ -127,9 +128,9 @@ describe("GET /llms.txt", () => {
     expect(lines.filter((l) => l.startsWith("# ")).length).toBe(1);
   });
 
-  it("links the discovery document, OpenAPI, the feed, MCP, the transcript pattern, the archive and the terms", async () => {
+  it("links the discovery document, OpenAPI, both feeds, MCP, the transcript pattern, the archive and the terms", async () => {
     const links = [...linksOf((await call(server.url, "/llms.txt")).text).values()];
-    for (const want of [`${API}/v1`, `${API}/v1/openapi.json`, `${SITE}/feed.xml`, `${API}/mcp`, `${API}/v1/episodes/{ref}/transcript`, `${SITE}/episodes`, `${SITE}/terms`]) {
+    for (const want of [`${API}/v1`, `${API}/v1/openapi.json`, `${SITE}/feed.xml`, `${SITE}/feed.json`, `${API}/mcp`, `${API}/v1/episodes/{ref}/transcript`, `${SITE}/episodes`, `${SITE}/terms`]) {
       expect(links).toContain(want);
     }
   });
@@ -144,18 +145,20 @@ describe("GET /llms.txt", () => {
 });
 
 describe("discovery links", () => {
-  it("names the feed, the MCP endpoint and llms.txt, and the feed and llms.txt answer", async () => {
+  it("names both feeds, the MCP endpoint and llms.txt, and the feeds and llms.txt answer", async () => {
     const { links } = json((await call(server.url, "/v1")));
     expect(links.feed).toBe(`${SITE}/feed.xml`);
+    expect(links.jsonFeed).toBe(`${SITE}/feed.json`);
     expect(links.mcp).toBe(`${API}/mcp`);
     expect(links.llms).toBe(`${SITE}/llms.txt`);
-    await expectAllOk([links.feed, links.llms]);
+    await expectAllOk([links.feed, links.jsonFeed, links.llms]);
   });
 
-  it("pages declare the feed in their head", async () => {
-    for (const path of ["/", "/episodes/1", "/terms"]) {
+  it("pages declare both feeds in their head", async () => {
+    for (const path of ["/", "/episodes/1", "/episodes", "/terms", "/episodes/999999"]) {
       const r = await call(server.url, path);
       expect(r.text, path).toMatch(new RegExp(`<link rel="alternate" type="application/rss\\+xml" title="${PODCAST.title}" href="${SITE}/feed\\.xml"\\s*/?>`));
+      expect(r.text, path).toMatch(new RegExp(`<link rel="alternate" type="application/feed\\+json" title="${PODCAST.title}" href="${SITE}/feed\\.json"\\s*/?>`));
     }
   });
 });

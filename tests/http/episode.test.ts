@@ -13,6 +13,7 @@ const SITE = "https://www.example.test";
 const full = episode({
   id: "AB12CD34-EF56-4A78-9B01-C2D3E4F5A6B7",
   episodeNumber: 7,
+  season: 2,
   title: "Full episode",
   shareTitle: "Share me",
   summary: "A summary.",
@@ -70,6 +71,7 @@ describe("GET /v1/episodes/<number>", () => {
     expect(rest).toEqual({
       id: fullId,
       episodeNumber: 7,
+      season: 2,
       title: "Full episode",
       shareTitle: "Share me",
       summary: "A summary.",
@@ -106,6 +108,7 @@ describe("GET /v1/episodes/<number>", () => {
     expect(body).toMatchObject({
       id: minimal.id,
       shareTitle: "Minimal episode",
+      season: null,
       summary: null,
       description: null,
       durationSeconds: null,

@@ -1,36 +1,58 @@
-// The podcast feed, /feed.xml (docs/api.md#feed), through the real server: read back by two
-// independent parsers (podcast-partytime, the Podcasting 2.0 reference parser, and rss-parser) and a
-// strict XML validator, every item checked against the API's own JSON for the same episode; markup
-// in titles escaped; the publication clock without a rebuild; ETag/304, CORS, the license Link;
-// FEED_LIMIT.
+// The podcast feeds, /feed.xml and /feed.json (docs/api.md#feed), through the real server. The RSS
+// feed read back by two independent parsers (podcast-partytime, the Podcasting 2.0 reference
+// parser, and rss-parser) and a strict XML validator, every item checked against the API's own JSON
+// for the same episode, the directory tags of the channel and items included, and held to the rules
+// of Apple's podcast RSS guide (tests/support/apple-podcasts.ts) with each enclosure checked against
+// the file it names. The JSON Feed validated by a JSON Schema of JSON Feed 1.1 and holding the RSS
+// feed's items. Both: markup escaped; the publication clock without a rebuild; ETag/304, HEAD, CORS,
+// the license Link; FEED_LIMIT.
+import { Ajv } from "ajv";
+import formats from "ajv-formats";
 import { XMLValidator } from "fast-xml-parser";
 import { parseFeed, type Episode as PartyEpisode, type FeedObject } from "podcast-partytime";
 import Parser from "rss-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GENERATOR } from "../../functions/feed.ts";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { podcastGuid } from "../../src/shared/uuid-v5.ts";
+import { appleFeedProblems } from "../support/apple-podcasts.ts";
 import { clock, episode, makeSite, PODCAST, removeSite, script, serveSite, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { call, expectCors, expectLicense, json, NO_LIMITS, TONE } from "../support/http.ts";
+import jsonFeedSchema from "../support/json-feed-1.1.schema.json" with { type: "json" };
 
 const NOW0 = Date.UTC(2026, 5, 1, 12);
 const HOUR = 3_600_000;
 const at = (ms: number) => new Date(ms).toISOString();
 const SITE_URL = "http://localhost:4321";
 const FEED_URL = `${SITE_URL}/feed.xml`;
+const JSON_FEED_URL = `${SITE_URL}/feed.json`;
 const TERMS = `${SITE_URL}/terms`;
 const COVER = "https://cdn.example.test/cover.jpg";
 const MARKUP = `<b>Tom & "Jerry"</b> it's ]]> here`;
+const OWNER = "owner@example.test";
+/** The show as directories read it: every field of podcast.json's that the channel says. */
+const SHOW = {
+  ...PODCAST,
+  coverImageUrl: COVER,
+  categories: [{ category: "Technology" }, { category: "News", subcategory: "Tech News" }, { category: "Kids & Family", subcategory: "Pets & Animals" }],
+  type: "episodic",
+  explicit: true,
+  updateFrequency: "daily",
+  locked: true,
+  ownerEmail: OWNER,
+};
 
 const markup = episode({
   episodeNumber: 1,
   title: MARKUP,
   description: "Long <i>description</i> & more.",
   durationSeconds: 125,
+  season: 2,
   coverImageUrl: "https://cdn.example.test/ep1.jpg",
   publishedAt: at(NOW0 - 3 * HOUR),
 });
 const unnumbered = episode({ episodeNumber: null, title: "Bonus", summary: "Only a summary.", publishedAt: at(NOW0 - 2 * HOUR) });
-const third = episode({ episodeNumber: 3, title: "Third", durationSeconds: 3725, publishedAt: at(NOW0 - HOUR) });
+const third = episode({ episodeNumber: 3, title: "Third", durationSeconds: 3725, season: 1, publishedAt: at(NOW0 - HOUR) });
 const unparseable = episode({ episodeNumber: 6, title: "Broken script", publishedAt: at(NOW0 - 4 * HOUR) });
 const SCHEDULED_AT = NOW0 + 20_000;
 const scheduled = episode({ episodeNumber: 4, title: "Scheduled title", publishedAt: at(SCHEDULED_AT) });
@@ -60,7 +82,7 @@ let limited: RunningServer;
 const c = clock(NOW0);
 
 beforeAll(async () => {
-  site = await makeSite("feed", specs, {}, { ...PODCAST, coverImageUrl: COVER });
+  site = await makeSite("feed", specs, {}, SHOW);
   server = await serveSite(site, { now: c.now, env: NO_LIMITS });
   limited = await serveSite(site, { now: () => NOW0, env: { ...NO_LIMITS, FEED_LIMIT: "2" } });
 });
@@ -113,9 +135,62 @@ describe("GET /feed.xml", () => {
     expect(feed.language).toBe(PODCAST.language);
     expect(feed.author).toBe(PODCAST.author);
     expect(feed.itunesImage).toBe(COVER);
-    expect(feed.explicit).toBe(false);
+    expect(feed.explicit).toBe(true);
     expect(feed.guid).toBe(await podcastGuid(FEED_URL));
     expect(feed.pubsub?.self).toBe(FEED_URL);
+  });
+
+  it("gives directories the show's categories, type, explicit flag, cover, lock, medium and generator (partytime)", async () => {
+    c.set(NOW0);
+    const feed = parseFeed(await feedText()) as FeedObject;
+    // partytime keeps only the names on Apple's list, and writes a subcategory after its parent.
+    expect(feed.itunesCategory).toEqual(["Technology", "News > Tech News", "Kids & Family > Pets & Animals"]);
+    expect(feed.itunesType).toBe("episodic");
+    expect(feed.explicit).toBe(true);
+    expect(feed.image).toEqual({ url: COVER, title: PODCAST.title, link: `${SITE_URL}/` });
+    expect(feed.locked).toBe(true);
+    expect(feed.podcastOwner).toBe(OWNER);
+    expect(feed.owner).toEqual({ name: PODCAST.author, email: OWNER });
+    expect(feed.medium).toBe("podcast");
+    expect(feed.generator).toBe(GENERATOR);
+  });
+
+  it("gives the same channel to rss-parser, with the release schedule as a recurrence rule", async () => {
+    c.set(NOW0);
+    const whole = (t: string) => [t, t, { keepArray: true }];
+    const fields = [whole("itunes:type"), whole("podcast:medium"), whole("podcast:locked"), whole("podcast:updateFrequency")];
+    const feed = (await new Parser({ customFields: { feed: fields as never[] } }).parseString(await feedText())) as Record<string, any>;
+    expect(feed.itunes.categoriesWithSubs).toEqual([
+      { name: "Technology", subs: null },
+      { name: "News", subs: [{ name: "Tech News" }] },
+      { name: "Kids & Family", subs: [{ name: "Pets & Animals" }] },
+    ]);
+    expect(feed.itunes.image).toBe(COVER);
+    expect(feed.image).toEqual({ url: COVER, title: PODCAST.title, link: `${SITE_URL}/` });
+    expect(feed.itunes.explicit).toBe("true");
+    expect(feed.itunes.owner).toEqual({ name: PODCAST.author, email: OWNER });
+    expect(feed.generator).toBe(GENERATOR);
+    expect(feed["itunes:type"]).toEqual(["episodic"]);
+    expect(feed["podcast:medium"]).toEqual(["podcast"]);
+    expect(feed["podcast:locked"]).toEqual([{ _: "yes", $: { owner: OWNER } }]);
+    expect(feed["podcast:updateFrequency"]).toEqual([{ _: "Daily", $: { rrule: "FREQ=DAILY" } }]);
+  });
+
+  it("passes the rules of Apple's podcast RSS guide, each enclosure's length and type those of the file it names", async () => {
+    c.set(NOW0);
+    const text = await feedText();
+    expect(appleFeedProblems(text)).toEqual([]);
+    const feed = await new Parser().parseString(text);
+    const guids = feed.items.map((i) => i.guid);
+    expect(new Set(guids).size).toBe(guids.length);
+    const enclosures = feed.items.flatMap((i) => (i.enclosure === undefined ? [] : [i.enclosure]));
+    expect(enclosures.length).toBe(3);
+    for (const e of enclosures) {
+      const file = await call(server.url, new URL(e.url).pathname, { method: "HEAD" });
+      expect(file.status, e.url).toBe(200);
+      expect(file.headers.get("content-length")).toBe(e.length);
+      expect(file.headers.get("content-type")).toBe(e.type);
+    }
   });
 
   it("has one item per published episode, newest first, each matching the API's JSON (partytime: items with audio)", async () => {
@@ -137,6 +212,10 @@ describe("GET /feed.xml", () => {
       if (ep.durationSeconds === null) expect(item.duration).toBe(0);
       else expect(item.duration).toBe(ep.durationSeconds);
       expect(item.itunesEpisode).toBe(ep.episodeNumber ?? undefined);
+      expect(item.itunesEpisodeType).toBe("full");
+      expect(item.itunesSeason).toBe(ep.season ?? undefined);
+      expect(item.podcastSeason?.number).toBe(ep.season ?? undefined);
+      expect(item.explicit).toBe(true);
       expect(item.itunesImage).toBe(ep.coverImageUrl ?? undefined);
       const transcript = await call(server.url, new URL(ep.links.transcript).pathname);
       if (transcript.status === 200) expect(item.podcastTranscripts).toEqual([expect.objectContaining({ url: ep.links.transcript, type: "text/plain" })]);
@@ -169,6 +248,8 @@ describe("GET /feed.xml", () => {
       else expect(item.enclosure).toEqual({ url: ep.links.audio, length: String(TONE.byteLength), type: "audio/mpeg" });
       expect((item as Ep).itunes?.duration).toBe(ep.durationSeconds === null ? undefined : String(ep.durationSeconds));
       expect((item as Ep)["itunes:episode"]).toBe(ep.episodeNumber === null ? undefined : String(ep.episodeNumber));
+      expect((item as Ep).itunes?.episodeType).toBe("full");
+      expect((item as Ep).itunes?.season).toBe(ep.season === null ? undefined : String(ep.season));
     }
   });
 
@@ -200,32 +281,6 @@ describe("GET /feed.xml", () => {
     c.set(NOW0);
   });
 
-  it("carries a strong ETag, answers 304 to If-None-Match, with CORS, the license Link and a revalidating Cache-Control", async () => {
-    c.set(NOW0);
-    const r = await call(server.url, "/feed.xml");
-    const etag = r.headers.get("etag")!;
-    expect(etag).toMatch(/^"[^"]+"$/);
-    expect(r.headers.get("cache-control")).toBe("public, max-age=60");
-    expectCors(r.headers);
-    expectLicense(r.headers, TERMS);
-    const again = await call(server.url, "/feed.xml");
-    expect(again.headers.get("etag")).toBe(etag);
-    const not = await call(server.url, "/feed.xml", { headers: { "If-None-Match": `W/${etag}, "other"` } });
-    expect(not.status).toBe(304);
-    expect(not.bytes.byteLength).toBe(0);
-    expect(not.headers.get("etag")).toBe(etag);
-    expectCors(not.headers);
-    expectLicense(not.headers, TERMS);
-    const head = await call(server.url, "/feed.xml", { method: "HEAD" });
-    expect(head.status).toBe(200);
-    expect(head.bytes.byteLength).toBe(0);
-    expect(head.headers.get("etag")).toBe(etag);
-    const pre = await call(server.url, "/feed.xml", { method: "OPTIONS" });
-    expect(pre.status).toBe(204);
-    expectCors(pre.headers);
-    expect((await call(server.url, "/feed.xml", { method: "POST" })).status).toBe(405);
-  });
-
   it("holds at most FEED_LIMIT items, the newest", async () => {
     const items = (await new Parser().parseString(await feedText(limited.url))).items;
     expect(items.map((i) => i.guid)).toEqual(
@@ -234,5 +289,141 @@ describe("GET /feed.xml", () => {
         .map((e) => e.id),
     );
     expect(publishedAt(NOW0).length).toBeGreaterThan(2);
+  });
+});
+
+describe("GET /feed.json", () => {
+  // ajv-formats is CommonJS: under NodeNext its default import is the module, the plugin its `default`.
+  const ajv = new Ajv({ allErrors: true });
+  formats.default(ajv);
+  const validate = ajv.compile(jsonFeedSchema);
+
+  async function jsonFeed(base = server.url): Promise<Ep> {
+    const r = await call(base, "/feed.json");
+    expect(r.status).toBe(200);
+    return json(r);
+  }
+
+  it("is a JSON Feed 1.1, valid by its schema, as application/feed+json", async () => {
+    c.set(NOW0);
+    const r = await call(server.url, "/feed.json");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("application/feed+json; charset=utf-8");
+    const doc = json(r);
+    expect(validate(doc), ajv.errorsText(validate.errors)).toBe(true);
+    expect(doc.version).toBe("https://jsonfeed.org/version/1.1");
+  });
+
+  it("the schema refuses what JSON Feed 1.1 does not allow", async () => {
+    c.set(NOW0);
+    const doc = await jsonFeed();
+    const item = doc.items[0];
+    const broken = [
+      { ...doc, version: "https://jsonfeed.org/version/1" },
+      { ...doc, title: undefined },
+      { ...doc, podcast: true },
+      { ...doc, items: [{ ...item, content_text: undefined }] },
+      { ...doc, items: [{ ...item, date_published: "yesterday" }] },
+      { ...doc, items: [{ ...item, attachments: [{ url: item.attachments[0].url }] }] },
+      { ...doc, authors: [{}] },
+    ];
+    for (const b of broken) expect(validate(JSON.parse(JSON.stringify(b))), JSON.stringify(b).slice(0, 120)).toBe(false);
+  });
+
+  it("describes the show: title, home page, its own URL, description, cover as icon, author, language", async () => {
+    c.set(NOW0);
+    const { items: _, ...top } = await jsonFeed();
+    expect(top).toEqual({
+      version: "https://jsonfeed.org/version/1.1",
+      title: PODCAST.title,
+      home_page_url: `${SITE_URL}/`,
+      feed_url: JSON_FEED_URL,
+      description: PODCAST.description,
+      icon: COVER,
+      authors: [{ name: PODCAST.author, url: `${SITE_URL}/` }],
+      language: PODCAST.language,
+    });
+  });
+
+  it("holds the RSS feed's items in its order, each restating the API's JSON, audio as an attachment", async () => {
+    c.set(NOW0);
+    const want = publishedAt(NOW0);
+    const api = await apiEpisodes(want);
+    const rss = await new Parser().parseString(await feedText());
+    const { items } = await jsonFeed();
+    expect(items.map((i: Ep) => i.id)).toEqual(rss.items.map((i) => i.guid));
+    expect(items.map((i: Ep) => i.id)).toEqual(want.map((e) => e.id));
+    for (const item of items as Ep[]) {
+      const ep = api.get(item.id)!;
+      expect(item.url).toBe(ep.links.page);
+      expect(item.title).toBe(ep.title);
+      expect(item.content_text).toBe(ep.description ?? ep.summary ?? ep.title);
+      expect(item.summary).toBe(ep.summary ?? undefined);
+      expect(item.image).toBe(ep.coverImageUrl ?? undefined);
+      expect(Date.parse(item.date_published)).toBe(Date.parse(ep.publishedAt));
+      expect(item.authors).toEqual([{ name: ep.hosts.a }, { name: ep.hosts.b }]);
+      if (ep.audioUrl === undefined) expect(item.attachments).toBeUndefined();
+      else {
+        const attachment = { url: ep.links.audio, mime_type: "audio/mpeg", size_in_bytes: TONE.byteLength };
+        expect(item.attachments).toEqual([ep.durationSeconds === null ? attachment : { ...attachment, duration_in_seconds: ep.durationSeconds }]);
+      }
+    }
+    // Markup in a title is text: JSON carries it as it is.
+    expect(items.find((i: Ep) => i.id === markup.id).title).toBe(MARKUP);
+  });
+
+  it("adds a scheduled episode at its time without a rebuild, like the RSS feed, and never a draft", async () => {
+    c.set(SCHEDULED_AT - 1);
+    const before = await call(server.url, "/feed.json");
+    expect(json(before).items.map((i: Ep) => i.id)).toEqual(publishedAt(SCHEDULED_AT - 1).map((e) => e.id));
+    expect(before.text).not.toContain(scheduled.id as string);
+    c.set(SCHEDULED_AT);
+    const after = await call(server.url, "/feed.json");
+    expect(json(after).items.map((i: Ep) => i.id)).toEqual(publishedAt(SCHEDULED_AT).map((e) => e.id));
+    expect(json(after).items[0].id).toBe(scheduled.id);
+    expect(after.headers.get("etag")).not.toBe(before.headers.get("etag"));
+    expect((await call(server.url, "/feed.json", { headers: { "If-None-Match": before.headers.get("etag")! } })).status).toBe(200);
+    for (const r of [before, after]) expect(r.text).not.toContain(draft.id as string);
+    c.set(NOW0);
+  });
+
+  it("holds at most FEED_LIMIT items, the RSS feed's", async () => {
+    const rss = await new Parser().parseString(await feedText(limited.url));
+    const { items } = await jsonFeed(limited.url);
+    expect(items.map((i: Ep) => i.id)).toEqual(rss.items.map((i) => i.guid));
+    expect(items.length).toBe(2);
+  });
+});
+
+describe.each(["/feed.xml", "/feed.json"])("%s over HTTP", (path) => {
+  it("carries a strong ETag, answers 304 to If-None-Match, with CORS, the license Link and a revalidating Cache-Control", async () => {
+    c.set(NOW0);
+    const r = await call(server.url, path);
+    const etag = r.headers.get("etag")!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(r.headers.get("cache-control")).toBe("public, max-age=60");
+    expectCors(r.headers);
+    expectLicense(r.headers, TERMS);
+    const again = await call(server.url, path);
+    expect(again.headers.get("etag")).toBe(etag);
+    const not = await call(server.url, path, { headers: { "If-None-Match": `W/${etag}, "other"` } });
+    expect(not.status).toBe(304);
+    expect(not.bytes.byteLength).toBe(0);
+    expect(not.headers.get("etag")).toBe(etag);
+    expectCors(not.headers);
+    expectLicense(not.headers, TERMS);
+  });
+
+  it("answers HEAD with GET's headers and no body, OPTIONS as a preflight, other methods 405", async () => {
+    c.set(NOW0);
+    const get = await call(server.url, path, { headers: { "Accept-Encoding": "identity" } });
+    const head = await call(server.url, path, { method: "HEAD", headers: { "Accept-Encoding": "identity" } });
+    expect(head.status).toBe(200);
+    expect(head.bytes.byteLength).toBe(0);
+    for (const h of ["etag", "content-type", "content-length", "cache-control", "link"]) expect(head.headers.get(h), h).toBe(get.headers.get(h));
+    const pre = await call(server.url, path, { method: "OPTIONS" });
+    expect(pre.status).toBe(204);
+    expectCors(pre.headers);
+    expect((await call(server.url, path, { method: "POST" })).status).toBe(405);
   });
 });

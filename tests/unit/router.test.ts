@@ -35,7 +35,7 @@ describe("router", () => {
   });
 
   it("routes the feed and the crawler files", () => {
-    expect(["/feed.xml", "/sitemap.xml", "/robots.txt", "/llms.txt"].map(id)).toEqual(["feed", "sitemap", "robots", "llms"]);
+    expect(["/feed.xml", "/feed.json", "/sitemap.xml", "/robots.txt", "/llms.txt"].map(id)).toEqual(["feed", "jsonFeed", "sitemap", "robots", "llms"]);
   });
 
   it("paths no route names are left to the static files", () => {

@@ -58,6 +58,7 @@ export const episodeResource = z
   .object({
     id: uuid.describe("Episode UUID (lower case)"),
     episodeNumber,
+    season: z.int().min(1).max(999_999_999).nullable().describe("Season number; null for an episode outside any season"),
     title: z.string(),
     shareTitle: z.string().describe("Title for sharing; the title when the episode has none of its own"),
     summary: z.string().nullable(),
@@ -165,6 +166,7 @@ export const discoveryDocument = z
         embedLatest: uri.describe("The player of the most recent episode"),
         page: z.string().describe("URI template of an episode page: {site_url}/episodes/{ref}"),
         feed: uri.describe("The podcast feed: RSS 2.0 with the iTunes and Podcasting 2.0 namespaces"),
+        jsonFeed: uri.describe("The same items as the podcast feed, as a JSON Feed 1.1"),
         mcp: uri.describe("The MCP endpoint (Model Context Protocol, streamable HTTP)"),
         llms: uri.describe("llms.txt: the plain-text index of the machine-readable surfaces"),
       })

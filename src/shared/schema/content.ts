@@ -1,6 +1,8 @@
 // Content schemas: what operators author under content/ (README.md#content-format).
 // The build validates every file with these; nothing else defines the content's shape.
 import { z } from "zod";
+import { APPLE_CATEGORIES, subcategoriesOf } from "../apple-categories.ts";
+import { UPDATE_FREQUENCY_NAMES } from "../update-frequency.ts";
 
 /** Domain facet slug, the pattern of the list's domain filter (docs/api.md#get-v1episodes). Also used for concepts and entities. */
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -11,6 +13,35 @@ const slug = z.string().regex(SLUG_PATTERN, "must be a slug matching ^[a-z0-9][a
 const dateTime = z.iso.datetime({ offset: true });
 const url = z.url({ protocol: /^https?$/ });
 
+/** Apple Podcasts allows a show up to three categories (src/shared/apple-categories.ts). */
+export const CATEGORIES_MAX = 3;
+
+/** A category of Apple's list, with one of its subcategories or none; anything else names the member at fault. */
+const appleCategory = z
+  .strictObject({ category: z.string(), subcategory: z.string().optional() })
+  .superRefine((c, ctx) => {
+    const subcategories = subcategoriesOf(c.category);
+    if (subcategories === undefined) {
+      ctx.addIssue({ code: "custom", path: ["category"], message: `'${c.category}' is not an Apple Podcasts category (one of: ${Object.keys(APPLE_CATEGORIES).join(", ")})` });
+    } else if (c.subcategory !== undefined && !subcategories.includes(c.subcategory)) {
+      const allowed = subcategories.length === 0 ? `${c.category} has none` : `one of: ${subcategories.join(", ")}`;
+      ctx.addIssue({ code: "custom", path: ["subcategory"], message: `'${c.subcategory}' is not an Apple Podcasts subcategory of ${c.category} (${allowed})` });
+    }
+  });
+
+const categories = z
+  .array(appleCategory)
+  .min(1)
+  .max(CATEGORIES_MAX)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((c, i) => {
+      const key = `${c.category}\0${c.subcategory ?? ""}`;
+      if (seen.has(key)) ctx.addIssue({ code: "custom", path: [i], message: "repeats an earlier category" });
+      seen.add(key);
+    });
+  });
+
 export const podcastSchema = z.strictObject({
   title: z.string().min(1),
   slug,
@@ -19,6 +50,16 @@ export const podcastSchema = z.strictObject({
   author: z.string().min(1),
   termsUrl: url.optional(),
   coverImageUrl: url.optional(),
+  /** The feed's itunes:category, in order: Apple reads the first. */
+  categories: categories.optional(),
+  /** episodic: newest first; serial: in order, by episode number (the feed's itunes:type). */
+  type: z.enum(["episodic", "serial"]).default("episodic"),
+  explicit: z.boolean().default(false),
+  updateFrequency: z.enum(UPDATE_FREQUENCY_NAMES).optional(),
+  /** podcast:locked: true tells other hosting platforms not to import the feed. */
+  locked: z.boolean().optional(),
+  /** The owner's address: podcast:locked's owner and itunes:owner, where directories verify ownership. */
+  ownerEmail: z.email().optional(),
 });
 export type Podcast = z.infer<typeof podcastSchema>;
 
@@ -35,6 +76,7 @@ export const episodeFileSchema = z.strictObject({
   publishedAt: dateTime.nullable(),
   discoveredAt: dateTime.optional(),
   durationSeconds: z.int().min(0).optional(),
+  season: z.int().min(1).max(999_999_999).optional(),
   sourceUrl: url.optional(),
   coverImageUrl: url.optional(),
   hosts: hostsSchema,
