@@ -1,9 +1,12 @@
 // npm run serve:edge: serve an existing dist/ through the Workers entry on a local workerd
 // (Miniflare 4, no account, no network), with the bindings wrangler.jsonc declares: dist/ as static
 // assets with the same run_worker_first routing, audio in a local R2 bucket seeded from dist/media,
-// rate limits in the Durable Object, vars overridden by RATE_LIMIT_* from the environment.
+// rate limits in the Durable Object, vars overridden by RATE_LIMIT_* from the environment. Clients
+// reach it through our stand-in for Cloudflare's front line (./front-line.worker.ts), on its own
+// workerd socket, not through Miniflare's entry.
 import { access, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { transform } from "esbuild";
 import { Miniflare } from "miniflare";
 import type { ServeOptions } from "../functions/node/main.ts";
 import { BUILD_FILES, MEDIA_DIR } from "../src/shared/layout.ts";
@@ -43,6 +46,20 @@ async function seedAudio(mf: Miniflare, binding: string, distDir: string): Promi
   return files.length;
 }
 
+const FRONT_LINE = "front-line";
+const FRONT_LINE_FILE = path.join(import.meta.dirname, "front-line.worker.ts");
+
+/** Our front line as workerd runs it: JavaScript. */
+async function frontLineScript(): Promise<string> {
+  return (await transform(await readFile(FRONT_LINE_FILE, "utf8"), { loader: "ts", format: "esm", target: "es2024" })).code;
+}
+
+/** The address every client of a loopback-only socket has; undefined when others may connect. */
+function loopbackClient(host: string): string | undefined {
+  if (host === "localhost") return "127.0.0.1";
+  return host === "::1" || /^127\./.test(host) ? host : undefined;
+}
+
 export async function startEdgeServer(opts: EdgeServerOptions): Promise<EdgeServer> {
   const config = readWranglerConfig();
   await access(path.join(opts.distDir, BUILD_FILES.index)).catch(() => {
@@ -50,31 +67,52 @@ export async function startEdgeServer(opts: EdgeServerOptions): Promise<EdgeServ
   });
   if (opts.bundle !== false) await bundleWorker();
   const now = opts.now;
+  const host = opts.host ?? "127.0.0.1";
+  const clientAddress = loopbackClient(host);
+  const runtime = { compatibilityDate: config.compatibility_date, compatibilityFlags: config.compatibility_flags ?? [] };
   const mf = new Miniflare({
-    modules: true,
-    scriptPath: WORKER_FILE,
-    compatibilityDate: config.compatibility_date,
-    compatibilityFlags: config.compatibility_flags ?? [],
-    host: opts.host ?? "127.0.0.1",
-    port: opts.port ?? 0,
+    // Miniflare's entry socket: loopback only, never the clients' door (its emulation of the front
+    // line re-encodes the Worker's answers; docs/deploy.md#the-local-front-line).
+    host: "127.0.0.1",
+    port: 0,
     // No Request.cf download, no network.
     cf: false,
-    assets: {
-      directory: opts.distDir,
-      binding: config.assets.binding,
-      routerConfig: { has_user_worker: true, static_routing: { user_worker: config.assets.run_worker_first } },
-      assetConfig: {
-        html_handling: (config.assets.html_handling ?? "auto-trailing-slash") as "none",
-        not_found_handling: (config.assets.not_found_handling ?? "none") as "none",
+    workers: [
+      {
+        // First: Miniflare's entry, getWorker() and the R2 and Durable Object helpers default to it.
+        name: config.name,
+        modules: true,
+        scriptPath: WORKER_FILE,
+        ...runtime,
+        assets: {
+          directory: opts.distDir,
+          binding: config.assets.binding,
+          routerConfig: { has_user_worker: true, static_routing: { user_worker: config.assets.run_worker_first } },
+          assetConfig: {
+            html_handling: (config.assets.html_handling ?? "auto-trailing-slash") as "none",
+            not_found_handling: (config.assets.not_found_handling ?? "none") as "none",
+          },
+        },
+        r2Buckets: Object.fromEntries(config.r2_buckets.map((b) => [b.binding, b.bucket_name])),
+        durableObjects: Object.fromEntries(config.durable_objects.bindings.map((d) => [d.name, d.class_name])),
+        bindings: workerVars(config.vars, opts.env ?? {}),
+        ...(now ? { serviceBindings: { TEST_CLOCK: () => new Response(String(now())) } } : {}),
       },
-    },
-    r2Buckets: Object.fromEntries(config.r2_buckets.map((b) => [b.binding, b.bucket_name])),
-    durableObjects: Object.fromEntries(config.durable_objects.bindings.map((d) => [d.name, d.class_name])),
-    bindings: workerVars(config.vars, opts.env ?? {}),
-    ...(now ? { serviceBindings: { TEST_CLOCK: () => new Response(String(now())) } } : {}),
+      {
+        name: FRONT_LINE,
+        modules: true,
+        script: await frontLineScript(),
+        ...runtime,
+        // A service binding to a Worker with assets goes through its asset router, as a request to Cloudflare does.
+        serviceBindings: { WORKER: config.name },
+        bindings: clientAddress === undefined ? {} : { CLIENT_ADDRESS: clientAddress },
+        unsafeDirectSockets: [{ host, port: opts.port ?? 0 }],
+      },
+    ],
   });
   try {
-    const url = await mf.ready;
+    await mf.ready;
+    const url = await mf.unsafeGetDirectURL(FRONT_LINE);
     await seedAudio(mf, config.r2_buckets[0]!.binding, opts.distDir);
     return { url: url.origin, miniflare: mf, close: () => mf.dispose() };
   } catch (e) {

@@ -1,6 +1,6 @@
-// The Accept-Encoding the client sent. Cloudflare's front line (and Miniflare, which emulates it)
-// replaces the header a Worker sees with "br, gzip" and keeps the client's own in
-// `request.cf.clientAcceptEncoding` ("" when the client sent none); the shim negotiates with the
+// The Accept-Encoding the client sent. Cloudflare's front line (and scripts/front-line.worker.ts,
+// its local stand-in) replaces the header a Worker sees with "br, gzip" and keeps the client's own
+// in `request.cf.clientAcceptEncoding` ("" when the client sent none); the shim negotiates with the
 // client's (functions/accept-encoding.ts), so a gzip-only client is never promised br.
 import type { ShimRequest } from "../http.ts";
 

@@ -1,8 +1,8 @@
 // The Workers entry on a local workerd (npm run serve:edge's startEdgeServer, Miniflare 4): every
 // kind of route once, through the real runtime with its bindings (static assets with
 // run_worker_first, R2, the rate-limit Durable Object). Each test speaks from its own client
-// address (CF-Connecting-IP, which Cloudflare's edge sets and Miniflare passes through), so the
-// limit of 5 metadata requests is met only where a test means to meet it.
+// address (CF-Connecting-IP, which Cloudflare's edge sets and the local front line passes through),
+// so the limit of 5 metadata requests is met only where a test means to meet it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEdgeServer, type EdgeServer } from "../../scripts/serve-edge.ts";
 import { episode, makeSite, removeSite, script, type Site } from "../support/fixture.ts";
@@ -131,6 +131,14 @@ describe("the Workers entry on workerd", () => {
     expect(limited.headers.get("cache-control")).toBe("no-store");
     // Another client is not affected.
     expect((await client()("/v1/episodes/1")).status).toBe(200);
+  });
+
+  it("counts a client that sends no CF-Connecting-IP by its own address, which the front line sets from the connection", async () => {
+    const unnamed = await call(edge.url, "/v1/episodes/1");
+    const named = await call(edge.url, "/v1/episodes/1", { headers: { "CF-Connecting-IP": "127.0.0.1" } });
+    // One bucket: the named request took the next count of the unnamed one's.
+    expect(unnamed.headers.get("ratelimit")).toMatch(/^"metadata";r=4;t=\d+$/);
+    expect(named.headers.get("ratelimit")).toMatch(/^"metadata";r=3;t=\d+$/);
   });
 
   it("counts exactly under concurrency: of 20 parallel requests from one client, exactly 5 pass", async () => {
