@@ -4,6 +4,15 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { command, isMain } from "./cli.ts";
+
+export const WRANGLER_CONFIG_COMMAND = command({
+  name: "wrangler-config",
+  usage: ["node scripts/wrangler-config.ts"],
+  about: `Prints wrangler.jsonc as plain JSON, as npm run serve:edge and npm run deploy read it.`,
+  options: {},
+  examples: ["node scripts/wrangler-config.ts"],
+});
 
 export const WRANGLER_CONFIG = path.resolve(import.meta.dirname, "../wrangler.jsonc");
 
@@ -32,4 +41,14 @@ export function parseJsonc(text: string, file = "JSONC"): unknown {
 
 export function readWranglerConfig(file = WRANGLER_CONFIG): WranglerConfig {
   return parseJsonc(readFileSync(file, "utf8"), path.basename(file)) as WranglerConfig;
+}
+
+if (isMain(import.meta)) {
+  WRANGLER_CONFIG_COMMAND.parse();
+  try {
+    process.stdout.write(`${JSON.stringify(readWranglerConfig(), null, 2)}\n`);
+  } catch (e) {
+    process.stderr.write(`wrangler-config: ${(e as Error).message}\n`);
+    process.exitCode = 1;
+  }
 }
