@@ -69,10 +69,10 @@ export type Parsed<O extends Record<string, OptionSpec>> =
   | { kind: "error"; message: string }
   | { kind: "ok"; values: Values<O>; positionals: string[] };
 
-/** A usage error found after parsing (a bad positional, two options that exclude each other). */
-export class UsageError extends Error {}
+/** A value that parseArgs took but the table refuses (a malformed number, a choice not offered). */
+class UsageError extends Error {}
 
-const HELP: OptionSpec = { type: "boolean", help: "print this help and exit" };
+const HELP = "print this help and exit";
 
 function placeholder(spec: OptionSpec): string {
   if (spec.type === "boolean") return "";
@@ -89,7 +89,7 @@ function defaultOf(spec: OptionSpec): string {
 
 export function helpText<O extends Record<string, OptionSpec>>(spec: CommandSpec<O>): string {
   const rows: [string, string][] = Object.entries(spec.options).map(([name, o]) => [`--${name}${placeholder(o)}`, `${o.help}${defaultOf(o)}`]);
-  rows.push(["-h, --help", HELP.help]);
+  rows.push(["-h, --help", HELP]);
   const width = Math.max(...rows.map(([left]) => left.length)) + 2;
   const lines = [`${spec.name}: ${spec.about.trim()}`, "", "Usage:", ...spec.usage.map((u) => `  ${u}`)];
   if (spec.positionals?.length) {
@@ -162,7 +162,7 @@ export function parseCommand<O extends Record<string, OptionSpec>>(spec: Command
 }
 
 /** Prints the one-line usage error and exits 2. */
-export function usageError(name: string, message: string): never {
+function usageError(name: string, message: string): never {
   process.stderr.write(`${name}: ${message}; see --help\n`);
   process.exit(2);
 }

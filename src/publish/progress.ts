@@ -69,7 +69,7 @@ export function progressBar(out: ProgressOutput, label: string, total: number, f
 }
 
 export interface StatusLine {
-  /** The work's current state: redrawn in place on a terminal; off it, a line when `always` or when `everyMs` has passed. */
+  /** The work's current state: redrawn in place on a terminal; off it, a line. Either is skipped when recent, unless `always`. */
   update(text: string, always?: boolean): void;
   /** A line that stays (a warning, a result): printed above the status on a terminal. */
   log(line: string): void;
@@ -80,7 +80,7 @@ export interface StatusLine {
 /** One line of state for work without a known total (the build's phases); `everyMs` spaces the plain lines. */
 export function statusLine(out: ProgressOutput, label: string, everyMs = 5000): StatusLine {
   let shown = "";
-  let lastPlain = -Infinity;
+  let last = -Infinity;
   const clear = () => {
     if (shown !== "") out.write("\r\x1b[K");
   };
@@ -89,17 +89,19 @@ export function statusLine(out: ProgressOutput, label: string, everyMs = 5000): 
   };
   return {
     update(text, always = false) {
+      const now = performance.now();
+      // A terminal is redrawn at most every 100 ms (a build reports each of thousands of pages).
+      if (!always && now - last < (out.isTTY ? 100 : everyMs)) return;
+      last = now;
       const line = `${label}: ${text}`;
-      if (out.isTTY) {
-        // Cut to the terminal's width: a wrapped line cannot be redrawn in place.
-        shown = line.length >= (out.columns ?? 80) ? `${line.slice(0, (out.columns ?? 80) - 2)}…` : line;
-        draw();
+      if (!out.isTTY) {
+        out.write(`${line}\n`);
         return;
       }
-      const now = performance.now();
-      if (!always && now - lastPlain < everyMs) return;
-      lastPlain = now;
-      out.write(`${line}\n`);
+      // Cut to the terminal's width: a wrapped line cannot be redrawn in place.
+      const columns = out.columns ?? 80;
+      shown = line.length >= columns ? `${line.slice(0, columns - 2)}…` : line;
+      draw();
     },
     log(line) {
       clear();
