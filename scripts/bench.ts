@@ -495,8 +495,8 @@ async function incremental(size: number, segments: number): Promise<IncrementalF
     }
 
     // 2. The one-episode publish of a folder with an MP3 (local mode: the MP3 is copied to dist/media).
-    // Its build runs --silent: whether it was clean is told by the build code's hash, taken as the
-    // builds start (the build's key includes it); a clean one is measured once more.
+    // Its build's log (scripts/build.ts) is not read: whether it was clean is told by the build
+    // code's hash, taken as the builds start (the build's key includes it); a clean one is measured once more.
     const { episodeNumber: _n, audio: _a, durationSeconds: _d, ...rest } = episode;
     const publishEnv = buildEnv(size, { AUDIO_BACKEND: "local", INIT_CWD: ROOT });
     const publishScript = path.join(CODE, "scripts/publish.ts");
