@@ -1,10 +1,6 @@
 // npm run bench: build and serve figures, each printed beside its target (issue 10's budgets) and an
 // anchor measured in the same run (docs/performance.md). It never fails a build: every step reports
-// what it could and the exit code is 0.
-//
-//   node scripts/bench.ts [--sizes 1000,10000] [--huge] [--segments 66] [--duration 10] [--connections 32]
-//                         [--threads 2] [--serve-size <N>] [--no-build] [--no-http] [--no-incremental]
-//                         [--no-search] [--rounds n] [--baseline <dir>] [--no-edge] [--tree <dir>]
+// what it could and the exit code is 0 (2 for a usage error). Options: the BENCH table below.
 //
 // Build: for each size (and always 100 episodes, the anchor of the size-dependent figures), synthetic
 // content (scripts/synthetic-content.ts, seed 1, --segments per script) in bench/.out/n<N>/content,
@@ -34,6 +30,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
+import { argPath, command } from "./cli.ts";
 import { writeSyntheticContent } from "./synthetic-content.ts";
 import { bundleWorker } from "./bundle-worker.ts";
 import { startEdgeServer, type EdgeServer } from "./serve-edge.ts";
@@ -79,75 +76,55 @@ const SEGMENTS_DEFAULT = 66;
 /** Disk a build needs per episode, content and dist/ with its compressed variants, when no smaller build says better. */
 const BYTES_PER_EPISODE_GUESS = 80_000;
 
-interface Options {
-  sizes: number[];
-  segments: number;
-  duration: number;
-  connections: number;
-  threads: number;
-  serveSize: number | null;
-  build: boolean;
-  http: boolean;
-  incremental: boolean;
-  search: boolean;
-  rounds: number;
-  /** Another checkout whose shim (what its `npm run serve` runs) is measured beside this one. */
-  baseline: string | null;
-  /** Also serve the build through the Workers entry on workerd (off with --no-edge). */
-  edge: boolean;
-  /** Build (and publish) with this tree's code instead of this checkout's. */
-  tree: string | null;
-}
+const BENCH = command({
+  name: "bench",
+  usage: ["npm run bench -- [options]", "node scripts/bench.ts [options]"],
+  about: `Build and serve figures of synthetic shows, each beside its target and an anchor measured in the
+same run (docs/performance.md); the results go to bench/.out/. Every step reports what it could and
+the exit code is 0. Takes tens of minutes at the default sizes.`,
+  options: {
+    sizes: { type: "integers", value: "N,N", min: 1, default: [1000, 10_000], help: "show sizes to build and measure (100, the anchor, is always built)" },
+    huge: { type: "boolean", help: "also 100,000 episodes" },
+    segments: { type: "integer", min: 3, default: SEGMENTS_DEFAULT, help: "spoken segments per synthetic script" },
+    duration: { type: "integer", value: "S", min: 1, default: 10, help: "seconds of each wrk run" },
+    connections: { type: "integer", min: 1, default: 32, help: "wrk's connections" },
+    threads: { type: "integer", min: 1, default: 2, help: "wrk's threads" },
+    "serve-size": { type: "integer", min: 1, help: "measure throughput at this size only (default: the sizes of 1,000 to 10,000)" },
+    rounds: { type: "integer", min: 1, default: 1, help: "wrk rounds of every target (each target's median is reported)" },
+    baseline: { type: "string", value: "DIR", help: "another checkout whose server is measured in the same rounds" },
+    tree: { type: "string", value: "DIR", help: "build and publish with that tree's code (a snapshot, still while others edit)" },
+    "no-build": { type: "boolean", help: "measure the builds already in bench/.out/" },
+    "no-http": { type: "boolean", help: "no HTTP figures" },
+    "no-incremental": { type: "boolean", help: "no incremental build or publish" },
+    "no-search": { type: "boolean", help: "no search bench" },
+    "no-edge": { type: "boolean", help: "no edge target (workerd)" },
+  },
+  examples: ["npm run bench -- --sizes 1000 --no-search", "npm run bench -- --no-build --serve-size 10000 --rounds 5"],
+});
 
-function parseArgs(argv: string[]): Options {
-  const o: Options = {
-    sizes: [1000, 10000],
-    segments: SEGMENTS_DEFAULT,
-    duration: 10,
-    connections: 32,
-    threads: 2,
-    serveSize: null,
-    build: true,
-    http: true,
-    incremental: true,
-    search: true,
-    rounds: 1,
-    baseline: null,
-    edge: true,
-    tree: null,
+type Options = ReturnType<typeof optionsOf>;
+
+function optionsOf(v: ReturnType<typeof BENCH.parse>["values"]) {
+  const sizes = [...new Set([...v.sizes, ...(v.huge ? [100_000] : [])])].sort((x, y) => x - y);
+  return {
+    sizes,
+    segments: v.segments,
+    duration: v.duration,
+    connections: v.connections,
+    threads: v.threads,
+    serveSize: v["serve-size"] ?? null,
+    build: !v["no-build"],
+    http: !v["no-http"],
+    incremental: !v["no-incremental"],
+    search: !v["no-search"],
+    rounds: v.rounds,
+    /** Another checkout whose shim (what its `npm run serve` runs) is measured beside this one. */
+    baseline: v.baseline === undefined ? null : argPath(v.baseline, ""),
+    /** Also serve the build through the Workers entry on workerd (off with --no-edge). */
+    edge: !v["no-edge"],
+    /** Build (and publish) with this tree's code instead of this checkout's. */
+    tree: v.tree === undefined ? null : argPath(v.tree, ""),
   };
-  let huge = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    const whole = (v: string, name: string) => {
-      if (!/^\d+$/.test(v) || Number(v) < 1) throw new Error(`${name} must be a whole number >= 1, got '${v}'`);
-      return Number(v);
-    };
-    if (a === "--sizes") o.sizes = value().split(",").map((s) => whole(s.trim(), "--sizes"));
-    else if (a === "--huge") huge = true;
-    else if (a === "--segments") o.segments = whole(value(), a);
-    else if (a === "--duration") o.duration = whole(value(), a);
-    else if (a === "--connections") o.connections = whole(value(), a);
-    else if (a === "--threads") o.threads = whole(value(), a);
-    else if (a === "--serve-size") o.serveSize = whole(value(), a);
-    else if (a === "--no-build") o.build = false;
-    else if (a === "--no-http") o.http = false;
-    else if (a === "--no-incremental") o.incremental = false;
-    else if (a === "--no-search") o.search = false;
-    else if (a === "--rounds") o.rounds = whole(value(), a);
-    else if (a === "--baseline") o.baseline = path.resolve(value());
-    else if (a === "--no-edge") o.edge = false;
-    else if (a === "--tree") o.tree = path.resolve(value());
-    else throw new Error(`unknown option ${a}`);
-  }
-  if (huge) o.sizes.push(100_000);
-  o.sizes = [...new Set(o.sizes)].sort((x, y) => x - y);
-  return o;
 }
 
 /** What `npm run serve` runs in a checkout: its bundling launcher, or scripts/serve.ts in checkouts older than it. */
@@ -518,8 +495,8 @@ async function incremental(size: number, segments: number): Promise<IncrementalF
     }
 
     // 2. The one-episode publish of a folder with an MP3 (local mode: the MP3 is copied to dist/media).
-    // Its build runs --silent: whether it was clean is told by the build code's hash, taken as the
-    // builds start (the build's key includes it); a clean one is measured once more.
+    // Its build's log (scripts/build.ts) is not read: whether it was clean is told by the build
+    // code's hash, taken as the builds start (the build's key includes it); a clean one is measured once more.
     const { episodeNumber: _n, audio: _a, durationSeconds: _d, ...rest } = episode;
     const publishEnv = buildEnv(size, { AUDIO_BACKEND: "local", INIT_CWD: ROOT });
     const publishScript = path.join(CODE, "scripts/publish.ts");
@@ -1314,8 +1291,7 @@ function builtSizes(segments: number): number[] {
     .sort((a, b) => a - b);
 }
 
-async function main(): Promise<void> {
-  const o = parseArgs(process.argv.slice(2));
+async function main(o: Options): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   if (o.tree !== null) CODE = o.tree;
   const cpu = os.cpus();
@@ -1409,7 +1385,7 @@ async function main(): Promise<void> {
   console.log(`\n(saved to ${path.relative(ROOT, file)})`);
 }
 
-main()
+main(optionsOf(BENCH.parse().values))
   .catch((e: Error) => console.log(`bench: ${e.message}`))
   .finally(() => {
     stopAllNow();

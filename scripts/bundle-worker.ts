@@ -2,7 +2,16 @@
 // `npm run serve:edge` runs locally and what `npm run deploy` uploads (wrangler --no-bundle), so
 // the tested file is the shipped file. Output: node_modules/.cache/edge/worker.js (ignored by git).
 import path from "node:path";
-import { build } from "esbuild";
+import { command, isMain } from "./cli.ts";
+
+const BUNDLE_WORKER = command({
+  name: "bundle-worker",
+  usage: ["npm run bundle:worker", "node scripts/bundle-worker.ts"],
+  about: `Bundles the Workers entry (functions/workers/entry.ts) into node_modules/.cache/edge/worker.js,
+the file npm run serve:edge runs and npm run deploy uploads.`,
+  options: {},
+  examples: ["npm run bundle:worker"],
+});
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
 export const ENTRY = path.join(ROOT, "functions/workers/entry.ts");
@@ -10,6 +19,7 @@ export const WORKER_DIR = path.join(ROOT, "node_modules/.cache/edge");
 export const WORKER_FILE = path.join(WORKER_DIR, "worker.js");
 
 export async function bundleWorker(outFile = WORKER_FILE): Promise<{ file: string; bytes: number }> {
+  const { build } = await import("esbuild");
   const result = await build({
     entryPoints: [ENTRY],
     outfile: outFile,
@@ -27,12 +37,10 @@ export async function bundleWorker(outFile = WORKER_FILE): Promise<{ file: strin
   return { file: outFile, bytes };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  bundleWorker().then(
-    ({ file, bytes }) => console.log(`Bundled ${path.relative(ROOT, file)} (${(bytes / 1024).toFixed(1)} KiB)`),
-    (e: Error) => {
-      console.error(`bundle-worker: ${e.message}`);
-      process.exit(1);
-    },
-  );
+if (isMain(import.meta)) {
+  BUNDLE_WORKER.parse();
+  void BUNDLE_WORKER.run(async () => {
+    const { file, bytes } = await bundleWorker();
+    console.log(`Bundled ${path.relative(ROOT, file)} (${(bytes / 1024).toFixed(1)} KiB)`);
+  });
 }

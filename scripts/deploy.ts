@@ -1,6 +1,5 @@
 // npm run deploy: build, bundle the Workers entry, check the asset budget, `wrangler deploy`.
 // npm run deploy -- --dry-run: the same, offline, ending in `wrangler deploy --dry-run --outdir`.
-// Options: --no-build (deploy the existing dist/), --dist <dir>, --outdir <dir> (dry run output).
 // The audio is not uploaded as assets: it lives in the R2 bucket (docs/deploy.md).
 import { spawn } from "node:child_process";
 import { rm, stat, writeFile } from "node:fs/promises";
@@ -8,6 +7,21 @@ import path from "node:path";
 import { assetFileLimit } from "../src/generate/config.ts";
 import { ASSETS_IGNORE, fileBudgetProblem, uploadFiles } from "../src/generate/file-budget.ts";
 import { bundleWorker, ROOT } from "./bundle-worker.ts";
+import { argPath, command, isMain } from "./cli.ts";
+
+const DEPLOY = command({
+  name: "deploy",
+  usage: ["npm run deploy -- [options]", "node scripts/deploy.ts [options]"],
+  about: `Builds, bundles the Workers entry, checks the files against ASSET_FILE_LIMIT and Workers' size
+limit, then runs wrangler deploy (docs/deploy.md). The audio is not an asset: it lives in R2.`,
+  options: {
+    "dry-run": { type: "boolean", help: "do everything offline but the upload (wrangler deploy --dry-run)" },
+    "no-build": { type: "boolean", help: "deploy the existing build instead of building first" },
+    dist: { type: "string", value: "DIR", help: "the build to deploy (default dist/)" },
+    outdir: { type: "string", value: "DIR", help: "where a dry run leaves wrangler's output (default node_modules/.cache/edge/dry-run)" },
+  },
+  examples: ["npm run deploy -- --dry-run", "npm run deploy -- --no-build --dist /tmp/site"],
+});
 
 // The counting rule lives with the build, which fails past the same limit (src/generate/file-budget.ts).
 export { ASSET_FILE_LIMIT_DEFAULT, ASSETS_IGNORE, uploadFiles } from "../src/generate/file-budget.ts";
@@ -61,24 +75,9 @@ export async function deploy(opts: DeployOptions): Promise<void> {
   console.log(opts.dryRun ? `Dry run passed: nothing was uploaded (wrangler's output in ${path.relative(ROOT, opts.outDir) || opts.outDir})` : "Deployed.");
 }
 
-function parseArgs(argv: string[]): DeployOptions {
-  const opts: DeployOptions = { dryRun: false, build: true, distDir: path.join(ROOT, "dist"), outDir: path.join(ROOT, "node_modules/.cache/edge/dry-run") };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--dry-run") opts.dryRun = true;
-    else if (a === "--no-build") opts.build = false;
-    else if (a === "--dist" && argv[i + 1]) opts.distDir = path.resolve(argv[++i]!);
-    else if (a === "--outdir" && argv[i + 1]) opts.outDir = path.resolve(argv[++i]!);
-    else throw new Error(`unknown argument '${a}' (use --dry-run, --no-build, --dist <dir>, --outdir <dir>)`);
-  }
-  return opts;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  Promise.resolve()
-    .then(() => deploy(parseArgs(process.argv.slice(2))))
-    .catch((e: Error) => {
-      console.error(`deploy: ${e.message}`);
-      process.exit(1);
-    });
+if (isMain(import.meta)) {
+  const { values } = DEPLOY.parse();
+  const distDir = argPath(values.dist, path.join(ROOT, "dist"));
+  const outDir = argPath(values.outdir, path.join(ROOT, "node_modules/.cache/edge/dry-run"));
+  void DEPLOY.run(() => deploy({ dryRun: values["dry-run"], build: !values["no-build"], distDir, outDir }));
 }

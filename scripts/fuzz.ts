@@ -1,43 +1,42 @@
 // npm run fuzz: seeded hostile traffic over raw sockets against a server of the demo build (dist/),
 // checking the invariants of tests/support/fuzz-core.ts on every answer. Not a test: a command that
-// prints what it found and exits non-zero on any violation.
-//
-//   npm run fuzz -- [--requests N] [--seed S] [--concurrency C] [--target node|edge] [--dist DIR] [--rss-growth-mb M]
+// prints what it found and exits 1 on any violation.
 //
 // Node: the server runs in a child process (tests/support/fuzz-server.ts) and reports its own RSS
 // over IPC, so the figure is the server's and not the generator's. Edge: workerd runs as a child of
 // Miniflare; its RSS is read from /proc.
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { descendantsRss, formatReport, runFuzz, siteFacts, violationCount } from "../tests/support/fuzz-core.ts";
-import { startFuzzServer } from "../tests/support/fuzz-server.ts";
+import { argPath, command, ROOT } from "./cli.ts";
 
-const { values } = parseArgs({
+const FUZZ = command({
+  name: "fuzz",
+  usage: ["npm run fuzz -- [options]", "node scripts/fuzz.ts [options]"],
+  about: `Seeded hostile requests over raw sockets against a server of a build, checking every answer's
+invariants (docs/reliability.md); exits 1 when any is broken. Build first (npm run build).`,
   options: {
-    requests: { type: "string", default: "100000" },
-    seed: { type: "string" },
-    concurrency: { type: "string", default: "16" },
-    target: { type: "string", default: "node" },
-    dist: { type: "string", default: "dist" },
-    "rss-growth-mb": { type: "string", default: "64" },
+    requests: { type: "integer", min: 1, default: 100_000, help: "requests to send" },
+    seed: { type: "integer", value: "S", help: "the PRNG's seed (default: a random one, printed)" },
+    concurrency: { type: "integer", min: 1, default: 16, help: "connections at once" },
+    target: { type: "string", choices: ["node", "edge"], default: "node", help: "the Node server, or the Workers entry on workerd" },
+    dist: { type: "string", value: "DIR", help: "the build to serve (default dist/)" },
+    "rss-growth-mb": { type: "number", value: "MB", min: 0, default: 64, help: "the server's RSS growth that counts as a violation" },
   },
+  examples: ["npm run fuzz -- --requests 10000 --seed 7 --target edge"],
 });
 
-const requests = Number(values.requests);
-const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
-const concurrency = Number(values.concurrency);
-const target = values.target;
-const distDir = path.resolve(values.dist!);
-if (!Number.isInteger(requests) || requests < 1) throw new Error("--requests must be a positive integer");
-if (!Number.isInteger(seed)) throw new Error("--seed must be an integer");
-if (target !== "node" && target !== "edge") throw new Error("--target must be node or edge");
+const opts = FUZZ.parse().values;
+const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
+const distDir = argPath(opts.dist, path.join(ROOT, "dist"));
 
-async function main(): Promise<number> {
+void FUZZ.run(async () => {
+  const { descendantsRss, formatReport, runFuzz, siteFacts, violationCount } = await import("../tests/support/fuzz-core.ts");
+  const { formatCount, progressBar } = await import("../src/publish/progress.ts");
   const site = siteFacts(distDir);
   let url: string;
   let sampleRss: () => Promise<number>;
   let close: () => Promise<void>;
-  if (target === "node") {
+  if (opts.target === "node") {
+    const { startFuzzServer } = await import("../tests/support/fuzz-server.ts");
     const server = await startFuzzServer(distDir);
     url = server.url;
     sampleRss = async () => (await server.sample()).rss;
@@ -51,31 +50,26 @@ async function main(): Promise<number> {
     sampleRss = async () => descendantsRss(process.pid, /workerd/);
     close = server.close;
   }
-  console.log(`fuzz: ${requests} requests, seed ${seed}, concurrency ${concurrency}, target ${target} at ${url} (${path.relative(process.cwd(), distDir) || "."})`);
+  console.log(`fuzz: ${opts.requests} requests, seed ${seed}, concurrency ${opts.concurrency}, target ${opts.target} at ${url} (${path.relative(process.cwd(), distDir) || "."})`);
+  const bar = progressBar(process.stderr, "requests", opts.requests, formatCount);
   try {
     const report = await runFuzz({
       url,
       site,
-      requests,
+      requests: opts.requests,
       seed,
-      concurrency,
+      concurrency: opts.concurrency,
       sampleRss,
-      rssGrowthBytes: Number(values["rss-growth-mb"]) * 1024 * 1024,
-      progress: (n) => {
-        if (n % 10_000 === 0) console.log(`  … ${n}`);
-      },
+      rssGrowthBytes: opts["rss-growth-mb"] * 1024 * 1024,
+      progress: (n) => bar.update(n),
     });
-    console.log(formatReport(report, target));
+    bar.done();
+    console.log(formatReport(report, opts.target));
     return violationCount(report) === 0 ? 0 : 1;
+  } catch (e) {
+    bar.abandon();
+    throw e;
   } finally {
     await close();
   }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (e: Error) => {
-    console.error(`fuzz: ${e.stack ?? e.message}`);
-    process.exit(2);
-  },
-);
+});

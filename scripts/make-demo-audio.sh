@@ -15,6 +15,36 @@
 # Requires: espeak-ng, ffmpeg/ffprobe, lame, node.
 set -euo pipefail
 
+usage() {
+  cat <<'EOF'
+make-demo-audio: speaks every episode's script.json with espeak-ng into the MP3 its episode.json
+names (audio.file), and writes durationSeconds, audio.bytes and audio.sha256 back. An MP3 newer than
+its script.json is kept unless FORCE=1. Needs espeak-ng, ffmpeg/ffprobe, lame and node.
+
+Usage:
+  scripts/make-demo-audio.sh [content-dir]
+
+Arguments:
+  [content-dir]  the content folder [default: $CONTENT_DIR or ./content]
+
+Environment: VOICE_A, VOICE_B (espeak-ng voices), SPEED (words per minute), PAUSE (seconds between
+segments), BITRATE (kbps), RESAMPLE (kHz), FORCE=1.
+
+Options:
+  -h, --help     print this help and exit
+
+Example:
+  FORCE=1 scripts/make-demo-audio.sh content
+EOF
+}
+for arg in "$@"; do
+  case "$arg" in
+    -h | --help) usage; exit 0 ;;
+    -*) echo "make-demo-audio: unknown option $arg; see --help" >&2; exit 2 ;;
+  esac
+done
+[ $# -le 1 ] || { echo "make-demo-audio: unexpected argument '$2'; see --help" >&2; exit 2; }
+
 CONTENT="${1:-${CONTENT_DIR:-$(cd "$(dirname "$0")/.." && pwd)/content}}"
 VOICE_A="${VOICE_A:-en-us+f3}"
 VOICE_B="${VOICE_B:-en-gb+m3}"

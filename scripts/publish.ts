@@ -1,38 +1,38 @@
-// npm run publish -- <folder> [--dry-run] [--deploy] [--out-dir <dir>]: validates an episode folder,
-// measures its MP3, uploads it in s3 mode, writes it into CONTENT_DIR/episodes and rebuilds
-// (src/publish/publish.ts; docs/deploy.md#publishing-an-episode). Any failure: one line on stderr,
-// exit code 1, nothing half-written.
-import path from "node:path";
-import { publish, type PublishOptions } from "../src/publish/publish.ts";
+// npm run publish -- <folder>: validates an episode folder, measures its MP3, uploads it in s3 mode,
+// writes it into CONTENT_DIR/episodes and rebuilds (src/publish/publish.ts;
+// docs/deploy.md#publishing-an-episode). Any failure: one line on stderr, exit code 1, nothing
+// half-written.
+import { argPath, command } from "./cli.ts";
 
-// npm runs scripts in the package's folder; paths on the command line are the caller's (INIT_CWD).
-const HERE = process.env.INIT_CWD ?? process.cwd();
-const USAGE = "usage: npm run publish -- <folder> [--dry-run] [--deploy] [--out-dir <dir>]";
+const PUBLISH = command({
+  name: "publish",
+  usage: ["npm run publish -- <folder> [options]", "node scripts/publish.ts <folder> [options]"],
+  about: `Publishes one episode from a folder (episode.json, script.json, the MP3): validates it as the build
+does, measures the MP3, uploads it in s3 mode, writes it into CONTENT_DIR/episodes and rebuilds.
+Ends with what goes live and when; any failure is one line, exit 1, and nothing left half-written.`,
+  positionals: [{ name: "folder", help: "the episode's folder" }],
+  options: {
+    "dry-run": { type: "boolean", help: "validate and print only: no upload, no write, no build" },
+    deploy: { type: "boolean", help: "then deploy the new build (npm run deploy -- --no-build)" },
+    "out-dir": { type: "string", value: "DIR", help: "build into DIR instead of dist/" },
+  },
+  examples: ["npm run publish -- ~/episodes/42 --dry-run", "AUDIO_BACKEND=s3 npm run publish -- ~/episodes/42 --deploy"],
+});
 
-function parseArgs(argv: string[]): Pick<PublishOptions, "folder" | "dryRun" | "deploy" | "outDir"> {
-  let folder: string | null = null;
-  const opts = { dryRun: false, deploy: false, outDir: null as string | null };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--dry-run") opts.dryRun = true;
-    else if (a === "--deploy") opts.deploy = true;
-    else if (a === "--out-dir" && argv[i + 1]) opts.outDir = path.resolve(HERE, argv[++i]!);
-    else if (a.startsWith("-") || folder !== null) throw new Error(`unknown argument '${a}' (${USAGE})`);
-    else folder = path.resolve(HERE, a);
-  }
-  if (folder === null) throw new Error(USAGE);
-  return { folder, ...opts };
-}
-
+const { values, positionals } = PUBLISH.parse();
 const interrupt = new AbortController();
 process.once("SIGINT", () => interrupt.abort());
 
-Promise.resolve()
-  .then(() => publish({ ...parseArgs(process.argv.slice(2)), env: process.env, stdout: process.stdout, stderr: process.stderr, signal: interrupt.signal }))
-  .then(
-    () => process.exit(0),
-    (e: Error) => {
-      process.stderr.write(`publish: ${e.message.split("\n").join(" ")}\n`);
-      process.exit(1);
-    },
-  );
+void PUBLISH.run(async () => {
+  const { publish } = await import("../src/publish/publish.ts");
+  await publish({
+    folder: argPath(positionals[0], ""),
+    dryRun: values["dry-run"],
+    deploy: values.deploy,
+    outDir: values["out-dir"] === undefined ? null : argPath(values["out-dir"], ""),
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    signal: interrupt.signal,
+  });
+});

@@ -11,19 +11,30 @@
 //
 // `searchBench` is exported for scripts/bench.ts. SEARCH_BENCH_DEBUG=1 prints the phrase queries
 // whose first result lacks the phrase (with the source episode's rank); SEARCH_BENCH_PROFILE=<dir>
-// writes a CPU profile of the query phase there.
+// writes a CPU profile of the query phase there. The project's modules load after the options
+// are read, so that --help answers at once.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { EpisodeIndex } from "../functions/episode-index.ts";
-import { ManifestAssetStore } from "../functions/manifest-assets.ts";
-import { EpisodeSearch } from "../functions/search.ts";
-import { SearchIndexBuilder } from "../src/generate/search-index.ts";
-import { episodeFile } from "../src/shared/layout.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
-import { foldText, phrasePattern, searchDocOf, tokenize } from "../src/shared/search-tokens.ts";
+import { formatCount, progressBar } from "../src/publish/progress.ts";
+import { command, isMain } from "./cli.ts";
 import { prng } from "./synthetic-content.ts";
+
+export const SEARCH_BENCH = command({
+  name: "search-bench",
+  usage: ["node --expose-gc scripts/search-bench.ts [options]"],
+  about: `The search index's figures for N synthetic episodes (~20 KB of transcript each): build time and
+memory, the index's files and bytes, and 200 queries as the shim runs them (latency, phrase hits,
+memory) in a process of its own. One line of JSON per size on stdout; progress on stderr.`,
+  options: {
+    sizes: { type: "integers", value: "N,N", min: 1, default: [10_000], help: "episode counts to measure, smallest first" },
+    "transcript-kb": { type: "integer", value: "KB", min: 1, default: 20, help: "transcript size per episode" },
+    "query-phase": { type: "string", value: "DIR", help: "(internal) run the query phase alone over the index in DIR, for one size" },
+  },
+  examples: ["node --expose-gc scripts/search-bench.ts --sizes 10000,100000"],
+});
 
 export interface SearchBenchFigures {
   episodes: number;
@@ -119,14 +130,29 @@ function entryOf(i: number, n: number): IndexEntry {
   return { id: `00000000-0000-4000-8000-${i.toString(16).padStart(12, "0")}`, n: n - i, p, s: p, ref: String(n - i), title: "", domains: [], script: "ok", transcript: true, audio: null };
 }
 
+/** The project's modules, loaded once the options are read. */
+async function project() {
+  const [{ EpisodeIndex }, { ManifestAssetStore }, { EpisodeSearch }, { SearchIndexBuilder }, { episodeFile }, tokens] = await Promise.all([
+    import("../functions/episode-index.ts"),
+    import("../functions/manifest-assets.ts"),
+    import("../functions/search.ts"),
+    import("../src/generate/search-index.ts"),
+    import("../src/shared/layout.ts"),
+    import("../src/shared/search-tokens.ts"),
+  ]);
+  return { EpisodeIndex, ManifestAssetStore, EpisodeSearch, SearchIndexBuilder, episodeFile, ...tokens };
+}
+
 function percentile(sorted: number[], q: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 100) / 100;
 }
 
 async function benchOne(n: number, transcriptBytes: number): Promise<SearchBenchFigures> {
+  const { SearchIndexBuilder, episodeFile, searchDocOf } = await project();
   const dir = path.join(os.tmpdir(), `search-bench-${process.pid}-${n}`);
   rmSync(dir, { recursive: true, force: true });
   const gen = generator(transcriptBytes);
+  const bar = progressBar(process.stderr, `index ${formatCount(n)}`, n, formatCount);
 
   // The episodes' built bodies on disk, as the build leaves them; the index is built from each in
   // turn, as the integration feeds it. Only the indexing is timed.
@@ -136,8 +162,9 @@ async function benchOne(n: number, transcriptBytes: number): Promise<SearchBench
   let indexMs = 0;
   const startCpu = process.cpuUsage();
   let generateCpu = 0;
-  let builder: SearchIndexBuilder | null = new SearchIndexBuilder();
+  let builder: InstanceType<typeof SearchIndexBuilder> | null = new SearchIndexBuilder();
   for (let i = 0; i < n; i++) {
+    bar.update(i);
     const g = process.cpuUsage();
     const e = gen(i);
     const entry = entries[i]!;
@@ -152,6 +179,7 @@ async function benchOne(n: number, transcriptBytes: number): Promise<SearchBench
     builder.add(searchDocOf(resource, e.transcript));
     indexMs += performance.now() - t;
   }
+  bar.done();
   const buildRssMb = mb(process.memoryUsage().rss);
   let bytes = 0;
   let largest = 0;
@@ -173,10 +201,12 @@ async function benchOne(n: number, transcriptBytes: number): Promise<SearchBench
   builder = null;
   writeFileSync(path.join(dir, MANIFEST), JSON.stringify(manifest));
   // The query side in a process of its own, so its RSS is the shim's, not the build's.
-  const child = spawnSync(process.execPath, ["--expose-gc", ...(process.env.SEARCH_BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.SEARCH_BENCH_PROFILE}`] : []), import.meta.filename, "--query-phase", dir, String(n), String(transcriptBytes)], { encoding: "utf8", maxBuffer: 1 << 24 });
+  // Its progress and errors go straight to this process's stderr.
+  const profile = process.env.SEARCH_BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.SEARCH_BENCH_PROFILE}`] : [];
+  const phaseArgs = ["--query-phase", dir, "--sizes", String(n), "--transcript-kb", String(transcriptBytes / 1024)];
+  const child = spawnSync(process.execPath, ["--expose-gc", ...profile, import.meta.filename, ...phaseArgs], { encoding: "utf8", maxBuffer: 1 << 24, stdio: ["ignore", "pipe", "inherit"] });
   rmSync(dir, { recursive: true, force: true });
-  if (child.status !== 0) throw new Error(`query phase failed: ${child.stderr}`);
-  if (process.env.SEARCH_BENCH_DEBUG) process.stderr.write(child.stderr);
+  if (child.status !== 0) throw new Error(`the query phase exited with ${child.status ?? child.signal}`);
   const query = JSON.parse(child.stdout.trim().split("\n").pop()!) as QueryFigures;
   return { episodes: n, buildSeconds, buildCpuSeconds, buildRssMb, files, indexMb: mb(bytes), largestShardMb: mb(largest), ...query };
 }
@@ -185,7 +215,9 @@ type QueryFigures = Pick<SearchBenchFigures, "queryP50Ms" | "queryP95Ms" | "quer
 
 /** 200 queries over a built index in `dir`, through the asset store, as the Node entry reads files. */
 async function queryPhase(dir: string, n: number, transcriptBytes: number): Promise<QueryFigures> {
+  const { EpisodeIndex, ManifestAssetStore, EpisodeSearch, foldText, phrasePattern, tokenize } = await project();
   const gen = generator(transcriptBytes);
+  const bar = progressBar(process.stderr, "queries", QUERIES, formatCount);
   const entries = Array.from({ length: n }, (_, i) => entryOf(i, n));
   const manifest = JSON.parse(readFileSync(path.join(dir, MANIFEST), "utf8")) as Record<string, string>;
   const index = new EpisodeIndex({ version: 1, show: { slug: "bench", title: "Bench" }, termsUrl: "", baseUrl: "", siteUrl: "", episodes: entries });
@@ -200,6 +232,7 @@ async function queryPhase(dir: string, n: number, transcriptBytes: number): Prom
   let phraseHits = 0;
   const now = T0 + (n + 1) * 3_600_000;
   for (let q = 0; q < QUERIES; q++) {
+    bar.update(q);
     let query: string;
     let want = -1;
     if (q % 4 === 3) {
@@ -226,6 +259,7 @@ async function queryPhase(dir: string, n: number, transcriptBytes: number): Prom
       }
     }
   }
+  bar.done();
   times.sort((a, b) => a - b);
   cpuTimes.sort((a, b) => a - b);
   (globalThis as { gc?: () => void }).gc?.();
@@ -247,12 +281,13 @@ export async function searchBench(sizes: number[], transcriptKb = 20): Promise<S
   return out;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i < 0 ? undefined : process.argv[i + 1];
-  };
-  const phase = process.argv.indexOf("--query-phase");
-  if (phase >= 0) console.log(JSON.stringify(await queryPhase(process.argv[phase + 1]!, Number(process.argv[phase + 2]), Number(process.argv[phase + 3]))));
-  else for (const f of await searchBench((arg("--sizes") ?? "10000").split(",").map(Number), Number(arg("--transcript-kb") ?? 20))) console.log(JSON.stringify(f));
+if (isMain(import.meta)) {
+  const { values } = SEARCH_BENCH.parse();
+  const phaseDir = values["query-phase"];
+  const transcriptKb = values["transcript-kb"];
+  if (phaseDir !== undefined && values.sizes.length !== 1) SEARCH_BENCH.fail("--query-phase takes one size");
+  void SEARCH_BENCH.run(async () => {
+    if (phaseDir !== undefined) console.log(JSON.stringify(await queryPhase(phaseDir, values.sizes[0]!, transcriptKb * 1024)));
+    else for (const f of await searchBench(values.sizes.sort((a, b) => a - b), transcriptKb)) console.log(JSON.stringify(f));
+  });
 }

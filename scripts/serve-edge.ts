@@ -6,12 +6,24 @@
 // workerd socket, not through Miniflare's entry.
 import { access, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { transform } from "esbuild";
-import { Miniflare } from "miniflare";
+import type { Miniflare } from "miniflare";
 import type { ServeOptions } from "../functions/node/main.ts";
 import { BUILD_FILES, MEDIA_DIR } from "../src/shared/layout.ts";
 import { bundleWorker, WORKER_FILE } from "./bundle-worker.ts";
+import { argPath, command, isMain } from "./cli.ts";
 import { readWranglerConfig } from "./wrangler-config.ts";
+
+const SERVE_EDGE = command({
+  name: "serve:edge",
+  usage: ["npm run serve:edge -- [options]", "node scripts/serve-edge.ts [options]"],
+  about: `Serves a build through the Workers entry on a local workerd (Miniflare; no account, no network)
+with wrangler.jsonc's bindings, on PORT (default 4321) and HOST (default 127.0.0.1); RATE_LIMIT_*,
+AUDIO_* and FEED_LIMIT override its vars. Audio goes into a local R2 bucket from dist/media.`,
+  options: {
+    dist: { type: "string", value: "DIR", help: "the build to serve (default dist/ of the current folder)" },
+  },
+  examples: ["npm run serve:edge", "PORT=8787 npm run serve:edge -- --dist /tmp/site"],
+});
 
 /**
  * The Node server's options that mean something at the edge: `env` becomes the Worker's variables
@@ -51,6 +63,7 @@ const FRONT_LINE_FILE = path.join(import.meta.dirname, "front-line.worker.ts");
 
 /** Our front line as workerd runs it: JavaScript. */
 async function frontLineScript(): Promise<string> {
+  const { transform } = await import("esbuild");
   return (await transform(await readFile(FRONT_LINE_FILE, "utf8"), { loader: "ts", format: "esm", target: "es2024" })).code;
 }
 
@@ -66,6 +79,7 @@ export async function startEdgeServer(opts: EdgeServerOptions): Promise<EdgeServ
     throw new Error(`${path.join(opts.distDir, BUILD_FILES.index)} is missing: run 'npm run build' first`);
   });
   if (opts.bundle !== false) await bundleWorker();
+  const { Miniflare } = await import("miniflare");
   const now = opts.now;
   const host = opts.host ?? "127.0.0.1";
   const clientAddress = loopbackClient(host);
@@ -126,7 +140,7 @@ function envVars(): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(RATE_LIMIT_|AUDIO_|FEED_LIMIT$)/.test(k)));
 }
 
-export async function serveEdge(distDir = path.resolve("dist")): Promise<void> {
+export async function serveEdge(distDir: string): Promise<void> {
   const port = Number(process.env.PORT?.trim() || 4321);
   const host = process.env.HOST?.trim() || "127.0.0.1";
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0–65535, got '${process.env.PORT}'`);
@@ -137,12 +151,12 @@ export async function serveEdge(distDir = path.resolve("dist")): Promise<void> {
   process.once("SIGTERM", stop);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta)) {
+  const { values } = SERVE_EDGE.parse();
   process.env.WRANGLER_SEND_METRICS ??= "false";
   process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
-  serveEdge().catch((e: Error) => {
+  serveEdge(argPath(values.dist, path.resolve("dist"))).catch((e: Error) => {
     console.error(`serve:edge: ${e.message}`);
     process.exit(1);
   });
 }
-

@@ -8,7 +8,8 @@
 //
 // Output: node_modules/.cache/node-server/serve-<pid>.mjs, made afresh at each start (never stale),
 // written under a name of its own so that concurrent starts do not read each other's half-written
-// file, and removed once imported.
+// file, and removed once imported. The options are scripts/serve.ts's; `--help` is answered from it
+// unbundled, before any bundling (the process ends right after, stripper or not).
 import { rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -37,6 +38,9 @@ async function bundle() {
   return file;
 }
 
+const args = process.argv.slice(2);
+if (args.includes("-h") || args.includes("--help")) await (await import("./serve.ts")).serve(args);
+
 try {
   const file = await bundle();
   let serve;
@@ -45,7 +49,7 @@ try {
   } finally {
     rmSync(file, { force: true });
   }
-  await serve();
+  await serve(args);
 } catch (e) {
   console.error(`serve: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);

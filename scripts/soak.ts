@@ -2,31 +2,33 @@
 // child process (tests/support/fuzz-server.ts), sampling the server's RSS, heap and open handles
 // (process.getActiveResourcesInfo() over IPC) every 10 s, then a verdict: flat or growing. Not in CI.
 //
-//   npm run soak -- [--minutes M] [--concurrency C] [--dist DIR] [--interval S]
-//
 // Traffic: list walks by cursor (with and without filters), episodes, scripts and transcripts,
 // 304 revalidations with the ETag just received, audio ranges, audio streams aborted after the
 // first chunk, pages and the player. After the traffic stops the server idles past its keep-alive
 // timeout and is sampled once more: its handles must come back to where they started.
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { Rng, siteFacts } from "../tests/support/fuzz-core.ts";
-import { startFuzzServer, type ServerSample } from "../tests/support/fuzz-server.ts";
+import { argPath, command, ROOT } from "./cli.ts";
+import type { Rng } from "../tests/support/fuzz-core.ts";
+import type { ServerSample } from "../tests/support/fuzz-server.ts";
 
-const { values } = parseArgs({
+const SOAK = command({
+  name: "soak",
+  usage: ["npm run soak -- [options]", "node scripts/soak.ts [options]"],
+  about: `Minutes of mixed traffic against a Node server of a build, sampling its RSS, heap and open
+handles, then a verdict: FLAT (exit 0) or GROWING (exit 1). Build first (npm run build).`,
   options: {
-    minutes: { type: "string", default: "5" },
-    concurrency: { type: "string", default: "16" },
-    dist: { type: "string", default: "dist" },
-    interval: { type: "string", default: "10" },
-    seed: { type: "string", default: "1" },
+    minutes: { type: "number", value: "M", min: 0.1, default: 5, help: "how long the traffic runs" },
+    concurrency: { type: "integer", min: 1, default: 16, help: "clients at once" },
+    dist: { type: "string", value: "DIR", help: "the build to serve (default dist/)" },
+    interval: { type: "number", value: "S", min: 1, default: 10, help: "seconds between samples" },
+    seed: { type: "integer", value: "S", default: 1, help: "the PRNG's seed" },
   },
+  examples: ["npm run soak -- --minutes 1 --concurrency 8"],
 });
-const minutes = Number(values.minutes);
-const concurrency = Number(values.concurrency);
-const intervalMs = Number(values.interval) * 1000;
-const distDir = path.resolve(values.dist!);
-if (!(minutes > 0)) throw new Error("--minutes must be a positive number");
+
+const { minutes, concurrency, seed, ...values } = SOAK.parse().values;
+const intervalMs = values.interval * 1000;
+const distDir = argPath(values.dist, path.join(ROOT, "dist"));
 
 const MiB = 1024 * 1024;
 const counts: Record<string, number> = {};
@@ -51,6 +53,8 @@ async function drain(res: Response): Promise<void> {
 }
 
 async function main(): Promise<number> {
+  const { Rng, siteFacts } = await import("../tests/support/fuzz-core.ts");
+  const { startFuzzServer } = await import("../tests/support/fuzz-server.ts");
   const site = siteFacts(distDir);
   const server = await startFuzzServer(distDir);
   const base = server.url;
@@ -142,7 +146,7 @@ async function main(): Promise<number> {
   let failures = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async (_, i) => {
-      const r = new Rng(Number(values.seed) * 1000 + i);
+      const r = new Rng(seed * 1000 + i);
       while (Date.now() < endAt) {
         try {
           await pick(r)(r);
@@ -182,10 +186,4 @@ async function main(): Promise<number> {
   return verdict === "FLAT" && !unexpected ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: Error) => {
-    console.error(`soak: ${e.stack ?? e.message}`);
-    process.exit(2);
-  },
-);
+void SOAK.run(main);

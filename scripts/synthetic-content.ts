@@ -1,10 +1,27 @@
-// Synthetic content for benchmarks and load tests: `node scripts/synthetic-content.ts <outDir> <N> [--seed S]`
-// writes a content folder in the format of README.md#content-format (podcast.json, episodes/<folder>/{episode.json,
+// Synthetic content for benchmarks and load tests: `npm run synthetic -- <outDir> <N>` writes a content folder in the format of README.md#content-format (podcast.json, episodes/<folder>/{episode.json,
 // script.json}, no audio) with N episodes of realistic size: ~12 segments (--segments) and 2 chapters each, 1–2 of
 // 8 domains with a skewed spread, ~1% drafts, a few scheduled far in the future, a few without a
 // number. Everything comes from a seeded PRNG, so the same arguments always give the same bytes.
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { formatCount, progressBar, type ProgressOutput } from "../src/publish/progress.ts";
+import { argPath, command, isMain } from "./cli.ts";
+
+export const SYNTHETIC = command({
+  name: "synthetic-content",
+  usage: ["npm run synthetic -- <outDir> <N> [options]", "node scripts/synthetic-content.ts <outDir> <N> [options]"],
+  about: `Writes a content folder of N synthetic episodes (README.md#content-format), the same bytes for the
+same arguments. It replaces <outDir> only when this script wrote it.`,
+  positionals: [
+    { name: "outDir", help: "the content folder to write" },
+    { name: "N", help: "how many episodes (at least 1)" },
+  ],
+  options: {
+    seed: { type: "integer", value: "S", default: 1, help: "the PRNG's seed" },
+    segments: { type: "integer", min: 3, default: 12, help: "spoken segments per script on average; 12 make ~6 KB of script.json" },
+  },
+  examples: ["npm run synthetic -- /tmp/show 10000 --seed 7"],
+});
 
 const MARKER = ".synthetic";
 
@@ -98,6 +115,8 @@ export interface SyntheticOptions {
   seed?: number;
   /** Spoken segments per script, on average (12 ≈ 6 KB of script.json; 40 ≈ 20 KB). */
   segments?: number;
+  /** Where to show the progress (stderr for a person); none by default. */
+  progress?: ProgressOutput;
 }
 
 export interface SyntheticSummary {
@@ -142,7 +161,9 @@ export function writeSyntheticContent(outDir: string, count: number, options: Sy
   const summary: SyntheticSummary = { episodes: count, drafts: 0, scheduled: 0, unnumbered: 0, domains: {} };
   let number = 0;
   let t = START;
+  const bar = options.progress ? progressBar(options.progress, "episodes", count, formatCount) : null;
   for (let i = 0; i < count; i++) {
+    bar?.update(i);
     const draft = r() < 0.01;
     const scheduled = !draft && i >= count - scheduledCount;
     const bonus = !draft && !scheduled && r() < 0.005; // published without a number
@@ -198,32 +219,25 @@ export function writeSyntheticContent(outDir: string, count: number, options: Sy
     writeFileSync(path.join(folder, "episode.json"), JSON.stringify(episode, null, 2));
     writeFileSync(path.join(folder, "script.json"), JSON.stringify({ chapters, segments }, null, 2));
   }
+  bar?.done();
   return summary;
 }
 
-function main(argv: string[]): void {
-  const args = [...argv];
-  const option = (name: string, fallback: number): number => {
-    const at = args.indexOf(name);
-    if (at < 0) return fallback;
-    const value = Number(args[at + 1]);
-    args.splice(at, 2);
-    return value;
-  };
-  const seed = option("--seed", 1);
-  const segments = option("--segments", 12);
-  const [outDir, n] = args;
-  const count = Number(n);
-  if (!outDir || !Number.isInteger(count) || count < 1 || !Number.isInteger(seed) || !Number.isInteger(segments) || segments < 3) {
-    console.error("usage: node scripts/synthetic-content.ts <outDir> <N> [--seed <integer>] [--segments <mean per script, ≥ 3>]");
-    process.exit(2);
-  }
+if (isMain(import.meta)) {
+  const { values, positionals } = SYNTHETIC.parse();
+  const [outDir, n] = positionals as [string, string];
+  const count = /^\d+$/.test(n) ? Number(n) : NaN;
+  if (!(count >= 1)) SYNTHETIC.fail(`<N> must be a whole number of at least 1, got '${n}'`);
   const started = performance.now();
-  const summary = writeSyntheticContent(path.resolve(outDir), count, { seed, segments });
+  let summary: SyntheticSummary;
+  try {
+    summary = writeSyntheticContent(argPath(outDir, outDir), count, { ...values, progress: process.stderr });
+  } catch (e) {
+    console.error(`synthetic-content: ${(e as Error).message}`);
+    process.exit(1);
+  }
   const ms = Math.round(performance.now() - started);
   console.log(
     `wrote ${summary.episodes} episodes to ${outDir} in ${ms} ms (${summary.drafts} drafts, ${summary.scheduled} scheduled, ${summary.unnumbered} without a number; domains ${JSON.stringify(summary.domains)})`,
   );
 }
-
-if (import.meta.url === `file://${process.argv[1]}`) main(process.argv.slice(2));

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT } from "../../src/shared/limits.ts";
 import { ROUTES } from "../../src/shared/routes.ts";
 import { WORKER_FILE } from "../../scripts/bundle-worker.ts";
-import { readWranglerConfig, stripJsonc } from "../../scripts/wrangler-config.ts";
+import { parseJsonc, readWranglerConfig } from "../../scripts/wrangler-config.ts";
 
 const config = readWranglerConfig();
 const patterns = config.assets.run_worker_first;
@@ -23,10 +23,14 @@ function samples(template: string): string[] {
   return one.includes("+}") ? [one.replace(/\{[a-z]+\+\}/gi, "x"), one.replace(/\{[a-z]+\+\}/gi, "x/y/z.json")] : [one];
 }
 
-describe("stripJsonc", () => {
-  it("drops comments and trailing commas but never inside strings", () => {
-    const text = `{\n  // a comment\n  "a": "/v1/*", /* block */ "b": ["//x", "/*y*/",],\n}`;
-    expect(JSON.parse(stripJsonc(text))).toEqual({ a: "/v1/*", b: ["//x", "/*y*/"] });
+describe("parseJsonc", () => {
+  it("drops comments and trailing commas but never changes a string", () => {
+    const text = `{\n  // a comment\n  "a": "/v1/*", /* block */ "b": ["//x", "/*y*/",],\n  "c": "x, }", "d": "y,]", "e": "q\\" // z",\n}`;
+    expect(parseJsonc(text)).toEqual({ a: "/v1/*", b: ["//x", "/*y*/"], c: "x, }", d: "y,]", e: 'q" // z' });
+  });
+
+  it("names the line and column of a syntax error", () => {
+    expect(() => parseJsonc(`{\n  "a": 1,\n  "b": }`, "wrangler.jsonc")).toThrow("wrangler.jsonc:3:8: ValueExpected");
   });
 });
 
@@ -53,7 +57,7 @@ describe("wrangler.jsonc", () => {
   it("binds audio in R2 and the rate-limit Durable Object class the entry exports, with its migration", () => {
     expect(config.r2_buckets.map((b) => b.binding)).toEqual(["AUDIO"]);
     expect(config.durable_objects.bindings).toEqual([{ name: "RATE_LIMITER", class_name: "RateLimitCounter" }]);
-    const raw = JSON.parse(stripJsonc(readFileSync(new URL("../../wrangler.jsonc", import.meta.url), "utf8"))) as { migrations: { new_sqlite_classes?: string[] }[] };
+    const raw = parseJsonc(readFileSync(new URL("../../wrangler.jsonc", import.meta.url), "utf8")) as { migrations: { new_sqlite_classes?: string[] }[] };
     expect(raw.migrations.flatMap((m) => m.new_sqlite_classes ?? [])).toContain("RateLimitCounter");
     // The bundle (built by the project's global setup) exports the class by that name.
     expect(readFileSync(WORKER_FILE, "utf8")).toMatch(/export\s*\{[^}]*\bRateLimitCounter\b[^}]*\}/);
