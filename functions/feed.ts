@@ -6,6 +6,8 @@ import type { Podcast } from "../src/shared/schema/content.ts";
 import type { EpisodeResource } from "../src/shared/schema/api.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import { element, textElement, xmlDocument, type Xml } from "../src/shared/xml.ts";
+import type { AnnounceConfig } from "./config.ts";
+import { announcementElements } from "./feed-hub.ts";
 
 /** Items in the feed unless FEED_LIMIT says otherwise (README.md#configuration). */
 export const FEED_LIMIT_DEFAULT = 300;
@@ -24,6 +26,8 @@ export interface FeedChannel {
   siteHome: string;
   /** podcast:guid, the UUIDv5 of the feed URL (src/shared/uuid-v5.ts). */
   guid: string;
+  /** Where new versions are announced: the hub and Podping the channel declares (./feed-hub.ts). */
+  announce: AnnounceConfig;
 }
 
 export interface FeedEpisode {
@@ -72,6 +76,7 @@ export function feedXml(channel: FeedChannel, episodes: readonly FeedEpisode[]):
       textElement("description", show.description),
       textElement("language", show.language),
       element("atom:link", { href: channel.feedUrl, rel: "self", type: "application/rss+xml" }),
+      ...announcementElements(channel.announce),
       newest === undefined ? null : textElement("lastBuildDate", rfc822(newest.entry.p)),
       textElement("itunes:author", show.author),
       show.coverImageUrl === undefined ? null : element("itunes:image", { href: show.coverImageUrl }),

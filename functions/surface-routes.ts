@@ -10,7 +10,9 @@ import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import { podcastSchema, type Podcast } from "../src/shared/schema/content.ts";
 import { podcastGuid } from "../src/shared/uuid-v5.ts";
 import { llmsTxt, robotsTxt, sitemapXml, surfaceUrls } from "./crawl.ts";
+import type { AnnounceConfig } from "./config.ts";
 import { feedXml, type FeedChannel } from "./feed.ts";
+import { hubLinks } from "./feed-hub.ts";
 import type { EpisodeIndex } from "./episode-index.ts";
 import { bodyResponse, CACHE, licenseLink, TYPES, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
 import type { Asset, AssetStore, Compress, EtagFunction } from "./ports.ts";
@@ -35,6 +37,8 @@ export interface SurfaceRoutesDeps {
   etag: EtagFunction;
   /** Items in the feed (FEED_LIMIT). */
   feedLimit: number;
+  /** The hub and Podping the feed declares (./feed-hub.ts). */
+  announce: AnnounceConfig;
   /** Compresses composed bodies once (Node); absent where the runtime encodes. */
   compress?: Compress | undefined;
 }
@@ -75,7 +79,7 @@ export function createSurfaceRoutes(deps: SurfaceRoutesDeps): { routes: Record<S
 
   const channel = once(async (): Promise<FeedChannel> => {
     const feedUrl = surfaceUrls(origins).feed;
-    return { show: await podcast(), feedUrl, siteHome: `${siteUrl}/`, guid: await podcastGuid(feedUrl) };
+    return { show: await podcast(), feedUrl, siteHome: `${siteUrl}/`, guid: await podcastGuid(feedUrl), announce: deps.announce };
   });
 
   async function bodiesOf(items: IndexEntry[]): Promise<EpisodeResource[]> {
@@ -107,8 +111,8 @@ export function createSurfaceRoutes(deps: SurfaceRoutesDeps): { routes: Record<S
 
   return {
     routes: {
-      // The feed carries the usage terms like the API whose bodies it restates.
-      feed: serve(feed, SURFACE_TYPES.rss, CACHE.list, license),
+      // The feed carries the usage terms like the API whose bodies it restates, and its hub.
+      feed: serve(feed, SURFACE_TYPES.rss, CACHE.list, [license, hubLinks(deps.announce, surfaceUrls(origins).feed)].filter((l) => l !== null).join(", ")),
       sitemap: serve(sitemap, SURFACE_TYPES.xml, CACHE.list),
       robots: serve(robots, SURFACE_TYPES.text, CACHE.resource),
       llms: serve(llms, SURFACE_TYPES.text, CACHE.resource),

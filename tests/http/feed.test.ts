@@ -2,8 +2,8 @@
 // independent parsers (podcast-partytime, the Podcasting 2.0 reference parser, and rss-parser) and a
 // strict XML validator, every item checked against the API's own JSON for the same episode; markup
 // in titles escaped; the publication clock without a rebuild; ETag/304, CORS, the license Link;
-// FEED_LIMIT.
-import { XMLValidator } from "fast-xml-parser";
+// FEED_LIMIT; the WebSub hub and Podping it declares when they are configured.
+import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { parseFeed, type Episode as PartyEpisode, type FeedObject } from "podcast-partytime";
 import Parser from "rss-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,16 +57,21 @@ const publishedAt = (now: number) =>
 let site: Site;
 let server: RunningServer;
 let limited: RunningServer;
+let announced: RunningServer;
 const c = clock(NOW0);
+const HUB = "https://hub.example.test/websub";
 
 beforeAll(async () => {
   site = await makeSite("feed", specs, {}, { ...PODCAST, coverImageUrl: COVER });
   server = await serveSite(site, { now: c.now, env: NO_LIMITS });
   limited = await serveSite(site, { now: () => NOW0, env: { ...NO_LIMITS, FEED_LIMIT: "2" } });
+  // Its clock stands still, so it never announces (tests/http/announce-schedule.test.ts does).
+  announced = await serveSite(site, { now: () => NOW0, env: { ...NO_LIMITS, WEBSUB_HUB: HUB, PODPING_TOKEN: "token", PODPING_URL: "http://127.0.0.1:9/" } });
 });
 afterAll(async () => {
   await server?.close();
   await limited?.close();
+  await announced?.close();
   await removeSite(site);
 });
 
@@ -234,5 +239,33 @@ describe("GET /feed.xml", () => {
         .map((e) => e.id),
     );
     expect(publishedAt(NOW0).length).toBeGreaterThan(2);
+  });
+
+  it("declares the WebSub hub (channel link and Link header, beside rel=self) and Podping when they are configured", async () => {
+    const r = await call(announced.url, "/feed.xml");
+    expect(r.status).toBe(200);
+    expect(XMLValidator.validate(r.text)).toBe(true);
+    const feed = parseFeed(r.text) as FeedObject;
+    expect(feed.pubsub).toEqual({ hub: HUB, self: FEED_URL });
+    const channel = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (name) => name === "atom:link" }).parse(r.text).rss.channel;
+    expect(channel["atom:link"].map((l: Ep) => [l["@rel"], l["@href"]])).toEqual([
+      ["self", FEED_URL],
+      ["hub", HUB],
+    ]);
+    expect(channel["podcast:podping"]).toEqual({ "@usesPodping": "true" });
+    const links = `<${TERMS}>; rel="license", <${HUB}>; rel="hub", <${FEED_URL}>; rel="self"`;
+    expect(r.headers.get("link")).toBe(links);
+    const not = await call(announced.url, "/feed.xml", { headers: { "If-None-Match": r.headers.get("etag")! } });
+    expect(not.status).toBe(304);
+    expect(not.headers.get("link")).toBe(links);
+    // Only the feed names the hub: the API keeps its license Link alone.
+    expectLicense((await call(announced.url, "/v1/episodes")).headers, TERMS);
+  });
+
+  it("declares neither without WEBSUB_HUB and PODPING_TOKEN", async () => {
+    const text = await feedText();
+    expect((parseFeed(text) as FeedObject).pubsub).toEqual({ self: FEED_URL });
+    expect(text).not.toContain("podcast:podping");
+    expectLicense((await call(server.url, "/feed.xml")).headers, TERMS);
   });
 });
