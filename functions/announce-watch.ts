@@ -8,7 +8,7 @@ import { surfaceUrls } from "./crawl.ts";
 import type { AnnounceConfig } from "./config.ts";
 import type { EpisodeIndex } from "./episode-index.ts";
 import { announce, announces, announceTargets, type AnnounceOptions } from "./announce.ts";
-import { publishedSetName } from "./published-set.ts";
+import { PublishedSetNamer } from "./published-set.ts";
 
 /** The last published set announced (or taken as the starting point), shared by the instances. */
 export interface AnnouncedSetStore {
@@ -49,8 +49,7 @@ export class PublishedSetWatch {
   readonly #opts: WatchOptions;
   /** The set this watch last swapped in; a set seen again is not swapped again. */
   #seen: string | null = null;
-  /** The last name computed, kept while the index and the count of published episodes stay. */
-  #named: { index: EpisodeIndex; count: number; name: string } | null = null;
+  readonly #namer = new PublishedSetNamer();
   #running = false;
   #storeDown = false;
 
@@ -76,9 +75,7 @@ export class PublishedSetWatch {
 
   async #check(index: EpisodeIndex, now: number): Promise<void> {
     const { config, store, log } = this.#opts;
-    const count = index.publishedCount(now);
-    if (this.#named?.index !== index || this.#named.count !== count) this.#named = { index, count, name: await publishedSetName(index, now) };
-    const current = this.#named.name;
+    const current = await this.#namer.name(index, now);
     // Unchanged here since the last look: whatever the other instances did about it is done.
     if (current === this.#seen) return;
     const feedUrl = surfaceUrls(index.data).feed;

@@ -54,7 +54,7 @@ describe("announcements shared through Redis", () => {
     const redisClient = new Redis(redis.url);
     const stored = await redisClient.get(`announced-set:${FEED_URL}`);
     redisClient.disconnect();
-    expect(stored).toMatch(/^2-[A-Za-z0-9_-]{22}$/);
+    expect(stored).toMatch(/^2-[0-9a-f]{16}$/);
 
     servers.push(await start(2));
     const later = c.reads;

@@ -7,7 +7,7 @@ import { announce, announceTargets, type AnnounceTarget } from "../../functions/
 import { isNewSet, MemoryAnnouncedSets, PublishedSetWatch, type AnnouncedSetStore } from "../../functions/announce-watch.ts";
 import { announceConfig, type AnnounceConfig } from "../../functions/config.ts";
 import { EpisodeIndex } from "../../functions/episode-index.ts";
-import { publishedSetName } from "../../functions/published-set.ts";
+import { PublishedSetNamer, publishedSetName } from "../../functions/published-set.ts";
 import { compareOrder, orderKeyOf } from "../../src/shared/order.ts";
 import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
 
@@ -126,10 +126,20 @@ describe("publishedSetName", () => {
     // The same episodes published in another order, in another build.
     const b = indexOf([entry(uuid(1), T0 + 2 * MIN), entry(uuid(2), T0 + MIN), entry(uuid(3), T0)]);
     expect(await publishedSetName(a, T0 + 5 * MIN)).toBe(await publishedSetName(b, T0 + 5 * MIN));
-    expect(await publishedSetName(a, T0 + MIN)).toMatch(/^2-[A-Za-z0-9_-]{22}$/);
+    expect(await publishedSetName(a, T0 + MIN)).toMatch(/^2-[0-9a-f]{16}$/);
     expect(await publishedSetName(a, T0 + MIN)).toBe(await publishedSetName(a, T0 + 2 * MIN - 1));
     expect(await publishedSetName(a, T0 + MIN)).not.toBe(await publishedSetName(a, T0 + 2 * MIN));
     expect(await publishedSetName(a, T0 - 1)).toMatch(/^0-/);
+  });
+
+  it("gives a namer that follows the clock (and a new index) the names a fresh look gives", async () => {
+    const entries = Array.from({ length: 20_000 }, (_, i) => entry(uuid(i), T0 + i * MIN));
+    const index = indexOf(entries);
+    const other = indexOf(entries.slice(1));
+    const namer = new PublishedSetNamer();
+    for (const [idx, at] of [[index, T0 - 1], [index, T0 + 5 * MIN], [index, T0 + 19_000 * MIN], [index, T0 + 3 * MIN], [other, T0 + 19_000 * MIN], [index, T0 + 30_000 * MIN]] as const) {
+      expect(await namer.name(idx, at)).toBe(await publishedSetName(idx, at));
+    }
   });
 
   it("tells apart two builds with as many episodes and the same newest one", async () => {
