@@ -3,6 +3,9 @@
 // (env vars, functions/workers/shim.ts) share it. Every value is checked at start: a wrong one stops
 // the server with a message naming the variable. The Workers entry reads audio from its R2 binding
 // and counts limits in a Durable Object, so it ignores the backend and store settings.
+// The announcement variables (WEBSUB_HUB, PING_URLS, PODPING_TOKEN) are read here too, because
+// the feed the shim composes declares the hub and Podping that the announcements use; the deploy
+// command reads them with `announceConfig` alone.
 import { AUDIO_BACKENDS, flag, oneOf, text, url, wholeNumber, type Env } from "../src/shared/env.ts";
 import { RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT, type RateLimits } from "../src/shared/limits.ts";
 import { FEED_LIMIT_DEFAULT } from "./feed.ts";
@@ -22,6 +25,24 @@ export type AudioBackendConfig =
 /** Where rate-limit windows are counted: this process, or one Redis shared by several instances. */
 export type RateLimitStoreConfig = { kind: "memory" } | { kind: "redis"; url: string };
 
+/** Where a new published set is announced (functions/announce.ts; docs/deploy.md#announcing-a-publication). */
+export interface AnnounceConfig {
+  /** WEBSUB_HUB: the hub the feed declares and each announcement POSTs to. */
+  websubHub: string | null;
+  /** PING_URLS: URL templates announced with a GET, `{feed}` replaced by the percent-encoded feed URL. */
+  pingUrls: string[];
+  /** PODPING_TOKEN, and the Podping endpoint it is sent to (PODPING_URL). */
+  podping: { token: string; url: string } | null;
+  /**
+   * DEPLOYED_SET: set on the Worker by `npm run deploy` (--var), never by hand: the published set the
+   * deploy command announced itself (or skipped with --no-notify), which the Cron Trigger leaves alone.
+   */
+  deployedSet: string | null;
+}
+
+/** Podping's HTTP front end (github.com/Podcastindex-org/podping.cloud). */
+export const PODPING_URL_DEFAULT = "https://podping.cloud/";
+
 export interface ShimConfig {
   rateLimits: RateLimits;
   /** Hops of X-Forwarded-For to trust (0: use the socket address). */
@@ -34,6 +55,7 @@ export interface ShimConfig {
   rateLimitStore: RateLimitStoreConfig;
   /** Items in the feed (FEED_LIMIT): the newest published episodes. */
   feedLimit: number;
+  announce: AnnounceConfig;
 }
 
 /** SigV4 presigned URLs live at most seven days. */
@@ -60,6 +82,34 @@ function rateLimitStore(env: Env): RateLimitStoreConfig {
   return { kind: "redis", url: redisUrl };
 }
 
+/** PING_URLS: space-separated templates, each an http(s) URL once `{feed}` is filled in. */
+function pingUrls(env: Env): string[] {
+  const templates = text(env, "PING_URLS")?.split(/\s+/) ?? [];
+  for (const template of templates) {
+    let protocol = "";
+    try {
+      protocol = new URL(template.replaceAll("{feed}", "feed")).protocol;
+    } catch {}
+    if (protocol !== "http:" && protocol !== "https:") {
+      throw new Error(`PING_URLS must be space-separated http or https URLs ({feed} stands for the feed URL), got '${template}'`);
+    }
+  }
+  return templates;
+}
+
+export function announceConfig(env: Env): AnnounceConfig {
+  const token = text(env, "PODPING_TOKEN");
+  const hub = url(env, "WEBSUB_HUB", ["http:", "https:"]);
+  const podpingUrl = url(env, "PODPING_URL", ["http:", "https:"]) ?? PODPING_URL_DEFAULT;
+  return {
+    // Normalized (WHATWG URL serialization percent-encodes `<`, `>` and spaces): it is written into a Link header.
+    websubHub: hub === undefined ? null : new URL(hub).href,
+    pingUrls: pingUrls(env),
+    podping: token === undefined ? null : { token, url: podpingUrl },
+    deployedSet: text(env, "DEPLOYED_SET") ?? null,
+  };
+}
+
 export function shimConfig(env: Env): ShimConfig {
   return {
     rateLimits: {
@@ -74,5 +124,6 @@ export function shimConfig(env: Env): ShimConfig {
     presignSeconds: wholeNumber(env, "AUDIO_PRESIGN_SECONDS", 300, 1, PRESIGN_MAX_SECONDS),
     rateLimitStore: rateLimitStore(env),
     feedLimit: wholeNumber(env, "FEED_LIMIT", FEED_LIMIT_DEFAULT, 1),
+    announce: announceConfig(env),
   };
 }

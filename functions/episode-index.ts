@@ -284,6 +284,11 @@ export class EpisodeIndex {
     return this.#table.ref(position);
   }
 
+  /** The id of the entry at a position, without making its object. */
+  idAt(position: number): string {
+    return this.#table.id(position);
+  }
+
   /** publishedAt of the entry at a position, without making its object. */
   publishedAt(position: number): number {
     return this.#table.p[position]!;

@@ -7,6 +7,8 @@ import type { EpisodeResource } from "../src/shared/schema/api.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import { UPDATE_FREQUENCIES } from "../src/shared/update-frequency.ts";
 import { element, textElement, xmlDocument, type Xml } from "../src/shared/xml.ts";
+import type { AnnounceConfig } from "./config.ts";
+import { announcementElements } from "./feed-hub.ts";
 
 /** Items in the feed unless FEED_LIMIT says otherwise (README.md#configuration). */
 export const FEED_LIMIT_DEFAULT = 300;
@@ -28,6 +30,8 @@ export interface FeedChannel {
   siteHome: string;
   /** podcast:guid, the UUIDv5 of the feed URL (src/shared/uuid-v5.ts). */
   guid: string;
+  /** Where new versions are announced: the hub and Podping the channel declares (./feed-hub.ts). */
+  announce: AnnounceConfig;
 }
 
 export interface FeedEpisode {
@@ -121,6 +125,7 @@ function channelTags(channel: FeedChannel, newest: FeedEpisode | undefined): (Xm
     textElement("description", show.description),
     textElement("language", show.language),
     element("atom:link", { href: channel.feedUrl, rel: "self", type: "application/rss+xml" }),
+    ...announcementElements(channel.announce),
     newest === undefined ? null : textElement("lastBuildDate", rfc822(newest.entry.p)),
     textElement("generator", GENERATOR),
     textElement("itunes:author", show.author),

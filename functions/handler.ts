@@ -170,7 +170,7 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     media,
     mcp: createMcpRoute({ router, routes: () => routes, link, limiter, now, assets, index, name: index.data.show.title }),
     ...site.routes,
-    ...createSurfaceRoutes({ index, assets, now, etag, feedLimit: config.feedLimit, compress: deps.compress }).routes,
+    ...createSurfaceRoutes({ index, assets, now, etag, feedLimit: config.feedLimit, announce: config.announce, compress: deps.compress }).routes,
   };
 
   function list(req: ShimRequest, ctx: ResponseContext, at: RouteArgs): ShimResponse | Promise<ShimResponse> {

@@ -10,7 +10,9 @@ import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import { podcastSchema, type Podcast } from "../src/shared/schema/content.ts";
 import { podcastGuid } from "../src/shared/uuid-v5.ts";
 import { llmsTxt, robotsTxt, sitemapXml, surfaceUrls } from "./crawl.ts";
+import type { AnnounceConfig } from "./config.ts";
 import { feedXml, type FeedChannel, type FeedEpisode } from "./feed.ts";
+import { hubLinks } from "./feed-hub.ts";
 import { feedJson, type JsonFeedChannel } from "./json-feed.ts";
 import type { EpisodeIndex } from "./episode-index.ts";
 import { bodyResponse, CACHE, licenseLink, TYPES, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
@@ -37,6 +39,8 @@ export interface SurfaceRoutesDeps {
   etag: EtagFunction;
   /** Items in the feed (FEED_LIMIT). */
   feedLimit: number;
+  /** The hub and Podping the feed declares (./feed-hub.ts). */
+  announce: AnnounceConfig;
   /** Compresses composed bodies once (Node); absent where the runtime encodes. */
   compress?: Compress | undefined;
 }
@@ -77,7 +81,7 @@ export function createSurfaceRoutes(deps: SurfaceRoutesDeps): { routes: Record<S
 
   const channel = once(async (): Promise<FeedChannel> => {
     const feedUrl = surfaceUrls(origins).feed;
-    return { show: await podcast(), feedUrl, siteHome: `${siteUrl}/`, guid: await podcastGuid(feedUrl) };
+    return { show: await podcast(), feedUrl, siteHome: `${siteUrl}/`, guid: await podcastGuid(feedUrl), announce: deps.announce };
   });
   const jsonChannel = once(async (): Promise<JsonFeedChannel> => ({ show: await podcast(), feedUrl: surfaceUrls(origins).jsonFeed, siteHome: `${siteUrl}/` }));
 
@@ -114,8 +118,8 @@ export function createSurfaceRoutes(deps: SurfaceRoutesDeps): { routes: Record<S
 
   return {
     routes: {
-      // The feeds carry the usage terms like the API whose bodies they restate.
-      feed: serve(feed, SURFACE_TYPES.rss, CACHE.list, license),
+      // The feeds carry the usage terms like the API whose bodies they restate; the RSS feed also its hub.
+      feed: serve(feed, SURFACE_TYPES.rss, CACHE.list, [license, hubLinks(deps.announce, surfaceUrls(origins).feed)].filter((l) => l !== null).join(", ")),
       jsonFeed: serve(jsonFeed, SURFACE_TYPES.jsonFeed, CACHE.list, license),
       sitemap: serve(sitemap, SURFACE_TYPES.xml, CACHE.list),
       robots: serve(robots, SURFACE_TYPES.text, CACHE.resource),

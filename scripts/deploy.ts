@@ -1,9 +1,17 @@
 // npm run deploy: build, bundle the Workers entry, check the asset budget, `wrangler deploy`.
 // npm run deploy -- --dry-run: the same, offline, ending in `wrangler deploy --dry-run --outdir`.
 // The audio is not uploaded as assets: it lives in the R2 bucket (docs/deploy.md).
+// Once deployed, the new published set is announced to WEBSUB_HUB, PING_URLS and Podping
+// (docs/deploy.md#announcing-a-publication); a failed announcement is logged, never a failed deploy.
 import { spawn } from "node:child_process";
-import { rm, stat, writeFile } from "node:fs/promises";
+import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { announce, announces, announceTargets } from "../functions/announce.ts";
+import { announceConfig } from "../functions/config.ts";
+import { surfaceUrls } from "../functions/crawl.ts";
+import { loadIndexText } from "../functions/episode-index.ts";
+import { publishedSetName } from "../functions/published-set.ts";
+import { BUILD_FILES } from "../src/shared/layout.ts";
 import { assetFileLimit } from "../src/generate/config.ts";
 import { ASSETS_IGNORE, fileBudgetProblem, uploadFiles } from "../src/generate/file-budget.ts";
 import { bundleWorker, ROOT } from "./bundle-worker.ts";
@@ -19,6 +27,7 @@ limit, then runs wrangler deploy (docs/deploy.md). The audio is not an asset: it
     "no-build": { type: "boolean", help: "deploy the existing build instead of building first" },
     dist: { type: "string", value: "DIR", help: "the build to deploy (default dist/)" },
     outdir: { type: "string", value: "DIR", help: "where a dry run leaves wrangler's output (default node_modules/.cache/edge/dry-run)" },
+    "no-notify": { type: "boolean", help: "announce nothing once deployed (docs/deploy.md#announcing-a-publication)" },
   },
   examples: ["npm run deploy -- --dry-run", "npm run deploy -- --no-build --dist /tmp/site"],
 });
@@ -43,10 +52,22 @@ export interface DeployOptions {
   build: boolean;
   distDir: string;
   outDir: string;
+  /** Announce the deployed set once deployed (false: --no-notify). */
+  notify: boolean;
+}
+
+/**
+ * The wrangler CLI, run with this Node: the project's own, unless WRANGLER_BIN names another script
+ * (the tests' stand-in for Cloudflare, tests/support/fake-wrangler.ts).
+ */
+function wranglerBin(env: NodeJS.ProcessEnv): string {
+  return env.WRANGLER_BIN?.trim() || path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 }
 
 export async function deploy(opts: DeployOptions): Promise<void> {
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+  // Read first: a wrong value stops the deploy before anything is built or uploaded.
+  const notice = announceConfig(env);
   if (opts.build) await run("npm", ["run", "build"], env);
 
   const limit = assetFileLimit(env);
@@ -64,20 +85,27 @@ export async function deploy(opts: DeployOptions): Promise<void> {
 
   const ignoreFile = path.join(opts.distDir, ".assetsignore");
   await writeFile(ignoreFile, `${ASSETS_IGNORE.join("\n")}\n`);
+  // The published set this deploy answers for: announced below, so the Worker's Cron Trigger
+  // leaves it alone (DEPLOYED_SET, functions/announce-watch.ts), also when --no-notify skips it.
+  const index = loadIndexText(await readFile(path.join(opts.distDir, BUILD_FILES.index), "utf8"));
+  const deployedSet = await publishedSetName(index, Date.now());
   try {
-    const wrangler = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
-    const args = ["deploy", worker.file, "--no-bundle", "--config", path.join(ROOT, "wrangler.jsonc"), "--assets", opts.distDir];
+    const args = ["deploy", worker.file, "--no-bundle", "--config", path.join(ROOT, "wrangler.jsonc"), "--assets", opts.distDir, "--var", `DEPLOYED_SET:${deployedSet}`];
     if (opts.dryRun) args.push("--dry-run", "--outdir", opts.outDir);
-    await run(process.execPath, [wrangler, ...args], env);
+    await run(process.execPath, [wranglerBin(env), ...args], env);
   } finally {
     await rm(ignoreFile, { force: true });
   }
-  console.log(opts.dryRun ? `Dry run passed: nothing was uploaded (wrangler's output in ${path.relative(ROOT, opts.outDir) || opts.outDir})` : "Deployed.");
+  if (opts.dryRun) return void console.log(`Dry run passed: nothing was uploaded (wrangler's output in ${path.relative(ROOT, opts.outDir) || opts.outDir})`);
+  console.log("Deployed.");
+  if (!announces(notice)) return;
+  if (!opts.notify) return void console.log(`Not announced (--no-notify): set ${deployedSet}`);
+  await announce(announceTargets(notice, surfaceUrls(index.data).feed), `set ${deployedSet}`, { log: (line) => console.log(line) });
 }
 
 if (isMain(import.meta)) {
   const { values } = DEPLOY.parse();
   const distDir = argPath(values.dist, path.join(ROOT, "dist"));
   const outDir = argPath(values.outdir, path.join(ROOT, "node_modules/.cache/edge/dry-run"));
-  void DEPLOY.run(() => deploy({ dryRun: values["dry-run"], build: !values["no-build"], distDir, outDir }));
+  void DEPLOY.run(() => deploy({ dryRun: values["dry-run"], build: !values["no-build"], distDir, outDir, notify: !values["no-notify"] }));
 }

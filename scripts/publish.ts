@@ -14,12 +14,14 @@ Ends with what goes live and when; any failure is one line, exit 1, and nothing 
   options: {
     "dry-run": { type: "boolean", help: "validate and print only: no upload, no write, no build" },
     deploy: { type: "boolean", help: "then deploy the new build (npm run deploy -- --no-build)" },
+    "no-notify": { type: "boolean", help: "with --deploy: announce nothing (docs/deploy.md#announcing-a-publication)" },
     "out-dir": { type: "string", value: "DIR", help: "build into DIR instead of dist/" },
   },
   examples: ["npm run publish -- ~/episodes/42 --dry-run", "AUDIO_BACKEND=s3 npm run publish -- ~/episodes/42 --deploy"],
 });
 
 const { values, positionals } = PUBLISH.parse();
+if (values["no-notify"] && !values.deploy) PUBLISH.fail("--no-notify goes with --deploy: only a deploy announces");
 const interrupt = new AbortController();
 process.once("SIGINT", () => interrupt.abort());
 
@@ -29,6 +31,7 @@ void PUBLISH.run(async () => {
     folder: argPath(positionals[0], ""),
     dryRun: values["dry-run"],
     deploy: values.deploy,
+    notify: !values["no-notify"],
     outDir: values["out-dir"] === undefined ? null : argPath(values["out-dir"], ""),
     env: process.env,
     stdout: process.stdout,

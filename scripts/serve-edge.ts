@@ -1,7 +1,8 @@
 // npm run serve:edge: serve an existing dist/ through the Workers entry on a local workerd
 // (Miniflare 4, no account, no network), with the bindings wrangler.jsonc declares: dist/ as static
 // assets with the same run_worker_first routing, audio in a local R2 bucket seeded from dist/media,
-// rate limits in the Durable Object, vars overridden by RATE_LIMIT_* from the environment. Clients
+// rate limits in the Durable Object, vars overridden by RATE_LIMIT_* from the environment, and the
+// Cron Trigger fired as Cloudflare fires it (wrangler.jsonc triggers.crons: every minute). Clients
 // reach it through our stand-in for Cloudflare's front line (./front-line.worker.ts), on its own
 // workerd socket, not through Miniflare's entry.
 import { access, readdir, readFile } from "node:fs/promises";
@@ -135,9 +136,24 @@ export async function startEdgeServer(opts: EdgeServerOptions): Promise<EdgeServ
   }
 }
 
-/** The RATE_LIMIT_*, AUDIO_* and FEED_LIMIT variables of the process environment (the shim's run-time ones). */
+/** The shim's run-time variables of the process environment: RATE_LIMIT_*, AUDIO_*, FEED_LIMIT and the announcements'. */
 function envVars(): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(RATE_LIMIT_|AUDIO_|FEED_LIMIT$)/.test(k)));
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(RATE_LIMIT_|AUDIO_|FEED_LIMIT$|WEBSUB_HUB$|PING_URLS$|PODPING_)/.test(k)));
+}
+
+/**
+ * The Worker's `scheduled` handler at start and then every minute, as Cloudflare runs the Cron
+ * Trigger (Miniflare runs none by itself); the look at start is the starting point, as on Node.
+ */
+async function runCron(server: EdgeServer): Promise<() => void> {
+  const cron = readWranglerConfig().triggers?.crons[0];
+  if (cron === undefined) return () => {};
+  // Typed loosely: Miniflare's Fetcher types come from @cloudflare/workers-types, which we do not install.
+  const worker = (await server.miniflare.getWorker()) as unknown as { scheduled(options: { cron: string }): Promise<unknown> };
+  const fire = () => void worker.scheduled({ cron }).catch((e: Error) => console.error(`serve:edge: the Cron Trigger failed: ${e.message}`));
+  fire();
+  const timer = setInterval(fire, 60_000);
+  return () => clearInterval(timer);
 }
 
 export async function serveEdge(distDir: string): Promise<void> {
@@ -146,7 +162,11 @@ export async function serveEdge(distDir: string): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0–65535, got '${process.env.PORT}'`);
   const server = await startEdgeServer({ distDir, env: envVars(), port, host });
   console.log(`Serving ${path.relative(process.cwd(), distDir) || "."} through the Workers entry (workerd) on ${server.url}`);
-  const stop = () => void server.close().then(() => process.exit(0));
+  const stopCron = await runCron(server);
+  const stop = () => {
+    stopCron();
+    void server.close().then(() => process.exit(0));
+  };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }

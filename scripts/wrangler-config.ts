@@ -24,6 +24,7 @@ export interface WranglerConfig {
   assets: { directory: string; binding: string; html_handling?: string; not_found_handling?: string; run_worker_first: string[] };
   r2_buckets: { binding: string; bucket_name: string }[];
   durable_objects: { bindings: { name: string; class_name: string }[] };
+  triggers?: { crons: string[] };
   vars: Record<string, string>;
 }
 

@@ -10,7 +10,7 @@ import { BUILD_FILES, MEDIA_DIR } from "../../src/shared/layout.ts";
 import { compressAsync } from "../../src/shared/node-compress.ts";
 import { nodeEtag } from "../../src/shared/node-etag.ts";
 import { shimConfig, type ShimConfig } from "../config.ts";
-import { loadIndexText } from "../episode-index.ts";
+import { loadIndexText, type EpisodeIndex } from "../episode-index.ts";
 import { createHandler, type Shim } from "../handler.ts";
 import { BufferPool } from "../buffer-pool.ts";
 import { ManifestTable } from "../manifest-table.ts";
@@ -19,6 +19,7 @@ import { MemoryRateLimitStore } from "../rate-limit.ts";
 import { FileAssetStore } from "./file-assets.ts";
 import { ListBodiesFile } from "./list-bodies.ts";
 import { LocalAudioStorage } from "./local-storage.ts";
+import { startAnnounceTimer } from "./announce-timer.ts";
 import { createNodeServer } from "./server.ts";
 // The S3 and Redis clients (./s3-storage.ts, ./redis-rate-limit.ts) are imported only when the
 // configuration asks for them: the AWS SDK and ioredis add ~35 MB of resident code to a process
@@ -35,15 +36,22 @@ export interface ServeOptions {
   storage?: AudioStorage;
   /**
    * Where the server reports what degrades it: at start, a list file it cannot use; later, the
-   * Redis rate-limit store switching to memory and back. console.warn by default.
+   * Redis rate-limit store switching to memory and back; and each announcement's outcome
+   * (./announce-timer.ts). console.warn by default.
    */
   log?: (line: string) => void;
+  /** How often the server looks for a new published set to announce (tests); a minute by default. */
+  announceEveryMs?: number;
 }
 
 /** The handler, and what closing it must release (the Redis connection, storage sockets). */
 export interface NodeHandler {
   shim: Shim;
   trustProxy: number;
+  /** What the announcement timer reads (./announce-timer.ts). */
+  index: EpisodeIndex;
+  config: ShimConfig;
+  log: (line: string) => void;
   close(): Promise<void>;
 }
 
@@ -213,7 +221,7 @@ async function loadHandler(opts: ServeOptions): Promise<NodeHandler> {
       ...(opts.now ? { now: opts.now } : {}),
     });
     releaseStartupMemory();
-    return { shim, trustProxy: config.trustProxy, close };
+    return { shim, trustProxy: config.trustProxy, index, config, log, close };
   } catch (e) {
     await close();
     throw e;
@@ -234,6 +242,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     throw e;
   }
   const { port } = server.address() as AddressInfo;
+  const announcer = await startAnnounceTimer({
+    config: handler.config,
+    index: () => handler.index,
+    now: opts.now ?? Date.now,
+    log: handler.log,
+    ...(opts.announceEveryMs !== undefined ? { everyMs: opts.announceEveryMs } : {}),
+  });
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     close: async () => {
@@ -241,6 +256,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      announcer?.close();
       await handler.close();
     },
   };

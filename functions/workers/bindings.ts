@@ -29,6 +29,11 @@ export interface RateLimitCounterStub {
   hit(windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
 }
 
+/** The announced-set Durable Object's RPC surface (./announced-set-object.ts). */
+export interface AnnouncedSetStub {
+  swap(name: string): Promise<string | null>;
+}
+
 export interface WorkerEnv {
   /** The static assets of dist/ (assets.binding in wrangler.jsonc). */
   ASSETS: Fetcher;
@@ -36,6 +41,8 @@ export interface WorkerEnv {
   AUDIO: R2Bucket;
   /** One rate-limit window counter per bucket and client address. */
   RATE_LIMITER: DurableObjectNamespace<RateLimitCounterStub>;
+  /** The last announced published set, one object per feed URL. */
+  ANNOUNCED_SET: DurableObjectNamespace<AnnouncedSetStub>;
   /**
    * TEST ONLY, never declared in wrangler.jsonc: a clock the test suite controls (tests/support/edge.ts
    * binds it in Miniflare). Present, it answers the epoch ms the publication clock reads.

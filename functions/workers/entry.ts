@@ -6,9 +6,11 @@ import { drain, withLength } from "./body.ts";
 import { syncTestClock } from "./clock.ts";
 import { withClientEncoding } from "./client-encoding.ts";
 import { clientIp } from "./conninfo.ts";
+import { announceOnSchedule } from "./scheduled.ts";
 import { shimFor } from "./shim.ts";
 
 export { RateLimitCounter } from "./rate-limit-object.ts";
+export { AnnouncedSet } from "./announced-set-object.ts";
 
 export default {
   async fetch(req: Request, env: WorkerEnv): Promise<Response> {
@@ -25,5 +27,11 @@ export default {
     await drain(req);
     const res = toResponse(answer);
     return answer.body instanceof ReadableStream ? withLength(res) : res;
+  },
+
+  /** The Cron Trigger: announces a new published set (./scheduled.ts); awaited, so the run lasts as long as its announcement. */
+  async scheduled(_controller: unknown, env: WorkerEnv): Promise<void> {
+    await syncTestClock(env.TEST_CLOCK);
+    await announceOnSchedule(env);
   },
 };

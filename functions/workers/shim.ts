@@ -11,20 +11,34 @@ import { now } from "./clock.ts";
 import { DurableRateLimitStore } from "./rate-limit-object.ts";
 import { R2AudioStorage } from "./r2-storage.ts";
 
-let shim: Promise<Shim> | null = null;
+/** `make(env)` once per isolate; a failure is not kept, the next caller tries again. */
+function perIsolate<T>(make: (env: WorkerEnv) => Promise<T>): (env: WorkerEnv) => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return (env) => {
+    pending ??= make(env).catch((e: unknown) => {
+      pending = null;
+      throw e;
+    });
+    return pending;
+  };
+}
 
-/** The plain-text variables among the bindings. */
-function vars(env: WorkerEnv): Record<string, string | undefined> {
+/** The plain-text variables among the bindings (secrets such as PODPING_TOKEN are strings too). */
+export function vars(env: WorkerEnv): Record<string, string | undefined> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (typeof v === "string") out[k] = v;
   return out;
 }
 
-async function build(env: WorkerEnv): Promise<Shim> {
-  const [index, assets] = await Promise.all([fetchJson(env.ASSETS, BUILD_FILES.index), WorkersAssetStore.load(env.ASSETS)]);
+/** The isolate's episode index: the shim's, and what the Cron Trigger reads without the rest of the shim. */
+export const indexFor = perIsolate(async (env) => new EpisodeIndex(buildIndex.parse(await fetchJson(env.ASSETS, BUILD_FILES.index))));
+
+/** The isolate's shim; a failed start is retried by the next request, not cached. */
+export const shimFor = perIsolate(async (env): Promise<Shim> => {
+  const [index, assets] = await Promise.all([indexFor(env), WorkersAssetStore.load(env.ASSETS)]);
   return createHandler({
     config: shimConfig(vars(env)),
-    index: new EpisodeIndex(buildIndex.parse(index)),
+    index,
     assets,
     storage: new R2AudioStorage(env.AUDIO),
     rateLimitStore: new DurableRateLimitStore(env.RATE_LIMITER),
@@ -32,13 +46,4 @@ async function build(env: WorkerEnv): Promise<Shim> {
     // Compressed bodies go out plain with Content-Encoding: workerd encodes them (docs/architecture.md#compression).
     runtimeEncodes: true,
   });
-}
-
-/** The isolate's shim; a failed start is retried by the next request, not cached. */
-export function shimFor(env: WorkerEnv): Promise<Shim> {
-  shim ??= build(env).catch((e: unknown) => {
-    shim = null;
-    throw e;
-  });
-  return shim;
-}
+});

@@ -3,7 +3,8 @@
 //   1. validate the folder and measure the MP3 (src/publish/validate.ts, src/publish/mp3-facts.ts); --dry-run stops here;
 //   2. s3 mode: upload the MP3, or skip it when the same bytes are there (src/publish/upload.ts);
 //   3. write the folder into CONTENT_DIR/episodes, atomically (src/publish/episode-folder.ts);
-//   4. `npm run build`, then with --deploy `npm run deploy -- --no-build`.
+//   4. `npm run build`, then with --deploy `npm run deploy -- --no-build`, which announces the new
+//      published set once deployed (--no-notify: not).
 // A failure in 3 or 4 takes the folder back out, so a retry of the same command starts clean (an
 // uploaded object stays: the retry finds it and skips the upload).
 import { spawn } from "node:child_process";
@@ -24,6 +25,8 @@ export interface PublishOptions {
   env: NodeJS.ProcessEnv;
   dryRun: boolean;
   deploy: boolean;
+  /** With deploy: announce the new published set once deployed (false: --no-notify). */
+  notify?: boolean;
   /** Build into this folder instead of dist/ (the build's --outDir, the deploy's --dist). */
   outDir: string | null;
   stdout: { write(text: string): unknown };
@@ -125,7 +128,8 @@ export async function publish(opts: PublishOptions): Promise<PublishResult> {
   try {
     await npmRun("build", opts.outDir === null ? [] : ["--outDir", opts.outDir], opts.env);
     built = true;
-    if (opts.deploy) await npmRun("deploy", ["--no-build", ...(opts.outDir === null ? [] : ["--dist", opts.outDir])], opts.env);
+    const deployArgs = ["--no-build", ...(opts.outDir === null ? [] : ["--dist", opts.outDir]), ...(opts.notify === false ? ["--no-notify"] : [])];
+    if (opts.deploy) await npmRun("deploy", deployArgs, opts.env);
   } catch (e) {
     await removeEpisodeFolder(written);
     const kept = upload === null ? "" : "; the uploaded MP3 stays in the bucket and a retry skips its upload";

@@ -1,22 +1,32 @@
 // npm run deploy -- --dry-run: bundles the entry and runs `wrangler deploy --dry-run` offline on a
 // fixture build, counting the files to upload; a count past ASSET_FILE_LIMIT stops it before
-// wrangler with a message that names the limit.
+// wrangler with a message that names the limit. npm run deploy with a stand-in for wrangler
+// (tests/support/fake-wrangler.ts): once deployed, the published set is announced to stand-ins
+// for a WebSub hub, Podcast Index and Podping, and told to the Worker as DEPLOYED_SET.
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadIndexText } from "../../functions/episode-index.ts";
+import { publishedSetName } from "../../functions/published-set.ts";
 import { uploadFiles } from "../../scripts/deploy.ts";
+import { BUILD_FILES } from "../../src/shared/layout.ts";
+import { announceEnv, expectAnnouncedOnce, startAnnounceTargets, type AnnounceTargets } from "../support/announce-targets.ts";
 import { episode, makeSite, removeSite, ROOT, script, type Site } from "../support/fixture.ts";
 import { TONE } from "../support/http.ts";
 
 const run = promisify(execFile);
 let site: Site;
+let targets: AnnounceTargets;
 
 beforeAll(async () => {
   site = await makeSite("edge-deploy", [{ episode: episode(), script: script(), audio: TONE }, { episode: episode() }]);
+  targets = await startAnnounceTargets();
 });
 afterAll(async () => {
+  await targets?.close();
   await removeSite(site);
 });
 
@@ -37,8 +47,11 @@ async function deploy(args: string[], env: Record<string, string> = {}): Promise
 describe("npm run deploy -- --dry-run", () => {
   it("bundles and checks everything offline, uploading no audio and counting what wrangler reads", async () => {
     const outDir = path.join(site.dir, "dry-run");
-    const { code, out } = await deploy(["--dry-run", "--outdir", outDir]);
+    targets.clear();
+    const { code, out } = await deploy(["--dry-run", "--outdir", outDir], announceEnv(targets));
     expect(code, out).toBe(0);
+    // Nothing was deployed, so nothing is announced.
+    expect(targets.all()).toEqual([]);
     const files = await uploadFiles(site.distDir);
     expect(files.some((f) => f.startsWith("media/"))).toBe(false);
     expect(files).toContain("_api/index.json");
@@ -65,5 +78,53 @@ describe("npm run deploy -- --dry-run", () => {
     const { code, out } = await deploy(["--dry-run"], { ASSET_FILE_LIMIT: "lots" });
     expect(code).toBe(1);
     expect(out).toContain("ASSET_FILE_LIMIT must be a whole number >= 1, got 'lots'");
+  });
+});
+
+describe("npm run deploy, then the announcement", () => {
+  const FEED_URL = "http://localhost:4321/feed.xml";
+  const wranglerLog = () => path.join(site.dir, `wrangler-${Math.random().toString(36).slice(2)}.log`);
+  const fake = (log: string, exit = 0) => ({ WRANGLER_BIN: path.join(ROOT, "tests/support/fake-wrangler.ts"), FAKE_WRANGLER_LOG: log, FAKE_WRANGLER_EXIT: String(exit) });
+  const calls = async (log: string) => (await readFile(log, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as string[]);
+  const deployedSet = async () => publishedSetName(loadIndexText(await readFile(path.join(site.distDir, BUILD_FILES.index), "utf8")), Date.now());
+
+  it("announces the deployed set to every target once the deploy finished, and tells the Worker it did", async () => {
+    targets.clear();
+    const log = wranglerLog();
+    const { code, out } = await deploy([], { ...announceEnv(targets), ...fake(log) });
+    expect(code, out).toBe(0);
+    const set = await deployedSet();
+    const [args] = await calls(log);
+    expect(args!.slice(0, 1)).toEqual(["deploy"]);
+    expect(args!.join(" ")).toContain(`--var DEPLOYED_SET:${set}`);
+    expect(args).not.toContain("--dry-run");
+    expectAnnouncedOnce(targets, FEED_URL);
+    // After the deploy, one line per target.
+    const lines = out.split("\n");
+    const deployed = lines.indexOf("Deployed.");
+    expect(deployed).toBeGreaterThan(-1);
+    const announced = lines.filter((l) => l.startsWith(`announce set ${set}: `));
+    expect(announced).toHaveLength(3);
+    for (const line of announced) expect(lines.indexOf(line)).toBeGreaterThan(deployed);
+    expect(announced.every((l) => / ok \(HTTP 20\d, 1 attempt\)$/.test(l))).toBe(true);
+  });
+
+  it("announces nothing with --no-notify, and still tells the Worker the set is the deploy's", async () => {
+    targets.clear();
+    const log = wranglerLog();
+    const { code, out } = await deploy(["--no-notify"], { ...announceEnv(targets), ...fake(log) });
+    expect(code, out).toBe(0);
+    const set = await deployedSet();
+    expect((await calls(log))[0]!.join(" ")).toContain(`--var DEPLOYED_SET:${set}`);
+    expect(out).toContain(`Not announced (--no-notify): set ${set}`);
+    expect(targets.all()).toEqual([]);
+  });
+
+  it("announces nothing when the deploy fails (a dry run neither: above)", async () => {
+    targets.clear();
+    const failed = await deploy([], { ...announceEnv(targets), ...fake(wranglerLog(), 1) });
+    expect(failed.code).toBe(1);
+    expect(failed.out).not.toContain("announce set");
+    expect(targets.all()).toEqual([]);
   });
 });

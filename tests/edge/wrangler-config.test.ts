@@ -54,19 +54,33 @@ describe("wrangler.jsonc", () => {
     expect(config.assets.directory).toBe("./dist");
   });
 
-  it("binds audio in R2 and the rate-limit Durable Object class the entry exports, with its migration", () => {
+  it("binds audio in R2 and the Durable Object classes the entry exports, each with its migration", () => {
     expect(config.r2_buckets.map((b) => b.binding)).toEqual(["AUDIO"]);
-    expect(config.durable_objects.bindings).toEqual([{ name: "RATE_LIMITER", class_name: "RateLimitCounter" }]);
-    const raw = parseJsonc(readFileSync(new URL("../../wrangler.jsonc", import.meta.url), "utf8")) as { migrations: { new_sqlite_classes?: string[] }[] };
-    expect(raw.migrations.flatMap((m) => m.new_sqlite_classes ?? [])).toContain("RateLimitCounter");
-    // The bundle (built by the project's global setup) exports the class by that name.
-    expect(readFileSync(WORKER_FILE, "utf8")).toMatch(/export\s*\{[^}]*\bRateLimitCounter\b[^}]*\}/);
+    expect(config.durable_objects.bindings).toEqual([
+      { name: "RATE_LIMITER", class_name: "RateLimitCounter" },
+      { name: "ANNOUNCED_SET", class_name: "AnnouncedSet" },
+    ]);
+    const raw = parseJsonc(readFileSync(new URL("../../wrangler.jsonc", import.meta.url), "utf8")) as { migrations: { tag: string; new_sqlite_classes?: string[] }[] };
+    // One migration per class, in order: an applied migration is never edited.
+    expect(raw.migrations).toEqual([
+      { tag: "v1", new_sqlite_classes: ["RateLimitCounter"] },
+      { tag: "v2", new_sqlite_classes: ["AnnouncedSet"] },
+    ]);
+    // The bundle (built by the project's global setup) exports the classes by those names.
+    const bundle = readFileSync(WORKER_FILE, "utf8");
+    for (const name of ["RateLimitCounter", "AnnouncedSet"]) expect(bundle).toMatch(new RegExp(`export\\s*\\{[^}]*\\b${name}\\b[^}]*\\}`));
+  });
+
+  it("runs the Cron Trigger every minute, and the entry has its scheduled handler", () => {
+    expect(config.triggers).toEqual({ crons: ["* * * * *"] });
+    expect(readFileSync(WORKER_FILE, "utf8")).toMatch(/async scheduled\(/);
   });
 
   it("needs no Node compatibility: the bundle imports only the Workers runtime module", () => {
     expect(config.compatibility_flags ?? []).not.toContain("nodejs_compat");
     const imports = [...readFileSync(WORKER_FILE, "utf8").matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
-    expect(imports).toEqual(["cloudflare:workers"]);
+    // Once per module that imports it (each Durable Object's).
+    expect(new Set(imports)).toEqual(new Set(["cloudflare:workers"]));
   });
 
   it("states the default limits in vars and never declares the test-only clock", () => {

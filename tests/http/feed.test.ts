@@ -3,12 +3,13 @@
 // parser, and rss-parser) and a strict XML validator, every item checked against the API's own JSON
 // for the same episode, the directory tags of the channel and items included, and held to the rules
 // of Apple's podcast RSS guide (tests/support/apple-podcasts.ts) with each enclosure checked against
-// the file it names. The JSON Feed validated by a JSON Schema of JSON Feed 1.1 and holding the RSS
-// feed's items. Both: markup escaped; the publication clock without a rebuild; ETag/304, HEAD, CORS,
-// the license Link; FEED_LIMIT.
+// the file it names; the WebSub hub and Podping it declares when they are configured. The JSON Feed
+// validated by a JSON Schema of JSON Feed 1.1 and holding the RSS feed's items. Both: markup
+// escaped; the publication clock without a rebuild; ETag/304, HEAD, CORS, the license Link;
+// FEED_LIMIT.
 import { Ajv } from "ajv";
 import formats from "ajv-formats";
-import { XMLValidator } from "fast-xml-parser";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { parseFeed, type Episode as PartyEpisode, type FeedObject } from "podcast-partytime";
 import Parser from "rss-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -79,16 +80,21 @@ const publishedAt = (now: number) =>
 let site: Site;
 let server: RunningServer;
 let limited: RunningServer;
+let announced: RunningServer;
 const c = clock(NOW0);
+const HUB = "https://hub.example.test/websub";
 
 beforeAll(async () => {
   site = await makeSite("feed", specs, {}, SHOW);
   server = await serveSite(site, { now: c.now, env: NO_LIMITS });
   limited = await serveSite(site, { now: () => NOW0, env: { ...NO_LIMITS, FEED_LIMIT: "2" } });
+  // Its clock stands still, so it never announces (tests/http/announce-schedule.test.ts does).
+  announced = await serveSite(site, { now: () => NOW0, env: { ...NO_LIMITS, WEBSUB_HUB: HUB, PODPING_TOKEN: "token", PODPING_URL: "http://127.0.0.1:9/" } });
 });
 afterAll(async () => {
   await server?.close();
   await limited?.close();
+  await announced?.close();
   await removeSite(site);
 });
 
@@ -289,6 +295,34 @@ describe("GET /feed.xml", () => {
         .map((e) => e.id),
     );
     expect(publishedAt(NOW0).length).toBeGreaterThan(2);
+  });
+
+  it("declares the WebSub hub (channel link and Link header, beside rel=self) and Podping when they are configured", async () => {
+    const r = await call(announced.url, "/feed.xml");
+    expect(r.status).toBe(200);
+    expect(XMLValidator.validate(r.text)).toBe(true);
+    const feed = parseFeed(r.text) as FeedObject;
+    expect(feed.pubsub).toEqual({ hub: HUB, self: FEED_URL });
+    const channel = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (name) => name === "atom:link" }).parse(r.text).rss.channel;
+    expect(channel["atom:link"].map((l: Ep) => [l["@rel"], l["@href"]])).toEqual([
+      ["self", FEED_URL],
+      ["hub", HUB],
+    ]);
+    expect(channel["podcast:podping"]).toEqual({ "@usesPodping": "true" });
+    const links = `<${TERMS}>; rel="license", <${HUB}>; rel="hub", <${FEED_URL}>; rel="self"`;
+    expect(r.headers.get("link")).toBe(links);
+    const not = await call(announced.url, "/feed.xml", { headers: { "If-None-Match": r.headers.get("etag")! } });
+    expect(not.status).toBe(304);
+    expect(not.headers.get("link")).toBe(links);
+    // Only the feed names the hub: the API keeps its license Link alone.
+    expectLicense((await call(announced.url, "/v1/episodes")).headers, TERMS);
+  });
+
+  it("declares neither without WEBSUB_HUB and PODPING_TOKEN", async () => {
+    const text = await feedText();
+    expect((parseFeed(text) as FeedObject).pubsub).toEqual({ self: FEED_URL });
+    expect(text).not.toContain("podcast:podping");
+    expectLicense((await call(server.url, "/feed.xml")).headers, TERMS);
   });
 });
 

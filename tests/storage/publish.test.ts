@@ -3,7 +3,9 @@
 // Miniflare's local R2 as the S3 store. What it must hold: a dry run writes nothing; problems name
 // the file and the field; the MP3's facts are filled; the next free number is chosen; the episode
 // folder appears whole or not at all (a failed upload or build leaves none behind, exit code 1,
-// one line, no stack trace); the same bytes are never uploaded twice.
+// one line, no stack trace); the same bytes are never uploaded twice; with --deploy (a stand-in
+// for wrangler, tests/support/fake-wrangler.ts) the new set is announced to stand-ins for a WebSub
+// hub, Podcast Index and Podping, and a failed announcement fails nothing.
 import { execFile, execFileSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -15,6 +17,7 @@ import { episodeSources } from "../../src/generate/content.ts";
 import { progressBar } from "../../src/publish/progress.ts";
 import { BUILD_FILES } from "../../src/shared/layout.ts";
 import type { BuildIndex } from "../../src/shared/schema/build-index.ts";
+import { announceEnv, startAnnounceTargets } from "../support/announce-targets.ts";
 import { episode, ROOT, script, tempDir, writeContent, type EpisodeSpec } from "../support/fixture.ts";
 import { R2_BUCKET, R2_CREDENTIALS, s3EndpointOf, startLocalR2, type LocalR2 } from "../support/local-r2.ts";
 import { freePort } from "../support/tcp-proxy.ts";
@@ -184,6 +187,15 @@ describe("checking a folder", { timeout: 60_000 }, () => {
     expect(failureLine(await publishCli([sameFolder, "--dry-run"], c.env))).toBe("publish: one: CONTENT_DIR already holds episodes/one");
   });
 
+  it("refuses --no-notify without --deploy: only a deploy announces", async () => {
+    const c = await content("no-notify-alone");
+    const folder = await episodeFolder(c.dir, "alone", {}, tone);
+    const out = await publishCli([folder, "--no-notify"], c.env);
+    // A usage error: one line and exit 2, as every script refuses its command line (scripts/cli.ts).
+    expect(out.code).toBe(2);
+    expect(out.stderr.trimEnd()).toBe("publish: --no-notify goes with --deploy: only a deploy announces; see --help");
+  });
+
   it("keeps an explicit null episodeNumber (an unnumbered episode) and says a draft is saved, not published", async () => {
     const c = await content("draft");
     const folder = await episodeFolder(c.dir, "draft", { episodeNumber: null, status: "draft", title: "Later" }, tone);
@@ -239,6 +251,64 @@ describe("local mode", { timeout: 180_000 }, () => {
       { folder: ".publish-unseen-x1y2z3", episode: episode() },
     ]);
     expect(episodeSources(c.contentDir)).toEqual(["episodes/seen/episode.json"]);
+  });
+});
+
+describe("publishing with --deploy", { timeout: 180_000 }, () => {
+  const FEED_URL = "https://show.example/feed.xml";
+  const fakeWrangler = (log: string) => ({ WRANGLER_BIN: path.join(ROOT, "tests/support/fake-wrangler.ts"), FAKE_WRANGLER_LOG: log });
+
+  it("deploys, then announces; a hub that hangs and a ping that answers 500 fail their announcements, not the publish", async () => {
+    const targets = await startAnnounceTargets();
+    try {
+      targets.behave("/hub", "hang");
+      targets.behave("/pubnotify", "fail");
+      const c = await content("deploy-announce");
+      const log = path.join(c.dir, "wrangler.log");
+      const folder = await episodeFolder(c.dir, "announced", { title: "Told", publishedAt: "2026-01-01T00:00:00Z" }, tone);
+      const out = await publishCli([folder, "--deploy", "--out-dir", c.outDir], { ...c.env, ...announceEnv(targets), ...fakeWrangler(log) });
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout).toContain("Episode 8 “Told” goes live now at https://show.example/episodes/8 (deployed)");
+      expect(await exists(path.join(c.contentDir, "episodes", "announced", "episode.json"))).toBe(true);
+      const [args] = (await readFile(log, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as string[]);
+      expect(args!.slice(0, 1)).toEqual(["deploy"]);
+      expect(args![args!.indexOf("--assets") + 1]).toBe(c.outDir);
+
+      // Each target was tried, the failing ones twice.
+      const hub = targets.received("/hub");
+      expect(hub.map((r) => r.method)).toEqual(["POST", "POST"]);
+      expect(Object.fromEntries(new URLSearchParams(hub[0]!.body))).toEqual({ "hub.mode": "publish", "hub.url": FEED_URL });
+      expect(targets.received("/pubnotify").map((r) => [r.method, r.url])).toEqual([
+        ["GET", `/pubnotify?url=${encodeURIComponent(FEED_URL)}`],
+        ["GET", `/pubnotify?url=${encodeURIComponent(FEED_URL)}`],
+      ]);
+      const podping = targets.received("/podping");
+      expect(podping.map((r) => r.headers.authorization)).toEqual(["podping-test-token"]);
+      expect(Object.fromEntries(new URL(podping[0]!.url, targets.base).searchParams)).toEqual({ url: FEED_URL, reason: "update", medium: "podcast" });
+
+      // The log says so: one line per target.
+      const lines = out.stdout.split("\n").filter((l) => /^announce set 4-\S+: /.test(l));
+      expect(lines).toHaveLength(3);
+      expect(lines.filter((l) => l.includes(`websub ${targets.base}/hub FAILED (no answer within 5 s, 2 attempts)`))).toHaveLength(1);
+      expect(lines.filter((l) => l.includes(`ping ${targets.base}/pubnotify FAILED (HTTP 500, 2 attempts)`))).toHaveLength(1);
+      expect(lines.filter((l) => l.includes(`podping ${targets.base}/podping/ ok (HTTP 200, 1 attempt)`))).toHaveLength(1);
+    } finally {
+      await targets.close();
+    }
+  });
+
+  it("announces nothing with --no-notify", async () => {
+    const targets = await startAnnounceTargets();
+    try {
+      const c = await content("deploy-quiet");
+      const folder = await episodeFolder(c.dir, "quiet", { title: "Quiet" }, tone);
+      const out = await publishCli([folder, "--deploy", "--no-notify", "--out-dir", c.outDir], { ...c.env, ...announceEnv(targets), ...fakeWrangler(path.join(c.dir, "wrangler.log")) });
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout).toMatch(/^Not announced \(--no-notify\): set 4-\S+$/m);
+      expect(targets.all()).toEqual([]);
+    } finally {
+      await targets.close();
+    }
   });
 });
 

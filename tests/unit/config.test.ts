@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shimConfig } from "../../functions/config.ts";
+import { announceConfig, PODPING_URL_DEFAULT, shimConfig } from "../../functions/config.ts";
 
 describe("shim configuration (README.md#configuration)", () => {
   it("defaults to the specification's limits, no trusted proxy, streamed local audio and limits counted in memory", () => {
@@ -11,6 +11,7 @@ describe("shim configuration (README.md#configuration)", () => {
       presignSeconds: 300,
       rateLimitStore: { kind: "memory" },
       feedLimit: 300,
+      announce: { websubHub: null, pingUrls: [], podping: null, deployedSet: null },
     });
   });
 
@@ -34,6 +35,10 @@ describe("shim configuration (README.md#configuration)", () => {
     ["AUDIO_PRESIGN_SECONDS", "604801"],
     ["RATE_LIMIT_STORE", "memcached"],
     ["FEED_LIMIT", "0"],
+    ["WEBSUB_HUB", "hub.example"],
+    ["WEBSUB_HUB", "ftp://hub.example/"],
+    ["PING_URLS", "https://ok.example/?url={feed} not-a-url"],
+    ["PODPING_URL", "podping.cloud"],
   ])("refuses %s=%s with a message naming the variable", (name, value) => {
     expect(() => shimConfig({ [name]: value })).toThrow(name);
   });
@@ -101,5 +106,28 @@ describe("RATE_LIMIT_STORE=redis", () => {
 
   it("ignores REDIS_URL when limits are counted in memory", () => {
     expect(shimConfig({ REDIS_URL: "redis://127.0.0.1:6379" }).rateLimitStore).toEqual({ kind: "memory" });
+  });
+});
+
+describe("WEBSUB_HUB, PING_URLS, PODPING_TOKEN", () => {
+  it("reads the hub (normalized, as a Link header carries it), the ping templates and Podping's token and endpoint", () => {
+    const c = announceConfig({
+      WEBSUB_HUB: "https://pubsubhubbub.appspot.com",
+      PING_URLS: " https://api.podcastindex.org/api/1.0/hub/pubnotify?url={feed}\n https://ping.example/{feed} ",
+      PODPING_TOKEN: " secret ",
+      DEPLOYED_SET: "3-abc",
+    });
+    expect(c).toEqual({
+      websubHub: "https://pubsubhubbub.appspot.com/",
+      pingUrls: ["https://api.podcastindex.org/api/1.0/hub/pubnotify?url={feed}", "https://ping.example/{feed}"],
+      podping: { token: "secret", url: PODPING_URL_DEFAULT },
+      deployedSet: "3-abc",
+    });
+    expect(announceConfig({ PODPING_TOKEN: "t", PODPING_URL: "http://127.0.0.1:9/podping/" }).podping).toEqual({ token: "t", url: "http://127.0.0.1:9/podping/" });
+    expect(shimConfig({ WEBSUB_HUB: "https://hub.example/<x>" }).announce.websubHub).toBe("https://hub.example/%3Cx%3E");
+  });
+
+  it("has Podping's endpoint mean nothing without a token", () => {
+    expect(announceConfig({ PODPING_URL: "https://podping.example/" }).podping).toBeNull();
   });
 });

@@ -28,8 +28,11 @@ const FULL_SHOW = {
   ownerEmail: "owner@example.test",
 };
 
+/** No hub and no Podping: the channel's directory tags alone (tests/http/feed.test.ts checks the hub's). */
+const NO_ANNOUNCEMENTS = { websubHub: null, pingUrls: [], podping: null, deployedSet: null };
+
 function channelOf(show: Record<string, unknown>): FeedChannel {
-  return { show: podcastSchema.parse(show), feedUrl: `${ORIGINS.siteUrl}/feed.xml`, siteHome: `${ORIGINS.siteUrl}/`, guid: "00000000-0000-5000-8000-000000000000" };
+  return { show: podcastSchema.parse(show), feedUrl: `${ORIGINS.siteUrl}/feed.xml`, siteHome: `${ORIGINS.siteUrl}/`, guid: "00000000-0000-5000-8000-000000000000", announce: NO_ANNOUNCEMENTS };
 }
 
 /** The episode.json of episode `n`, published on January `n`. */
