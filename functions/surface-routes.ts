@@ -7,6 +7,7 @@
 import { episodeFile, BUILD_FILES } from "../src/shared/layout.ts";
 import type { EpisodeResource } from "../src/shared/schema/api.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
+import type { TimedEtags } from "../src/shared/timed-etags.ts";
 import { podcastSchema, type Podcast } from "../src/shared/schema/content.ts";
 import { podcastGuid } from "../src/shared/uuid-v5.ts";
 import { llmsTxt, robotsTxt, sitemapXml, surfaceUrls } from "./crawl.ts";
@@ -37,6 +38,8 @@ export interface SurfaceRoutesDeps {
   feedLimit: number;
   /** Compresses composed bodies once (Node); absent where the runtime encodes. */
   compress?: Compress | undefined;
+  /** Which of an episode's parts are timed (their forms' tags, ./timed-routes.ts): the feed links their forms. */
+  tagsOf: (entry: IndexEntry) => TimedEtags;
 }
 
 type SurfaceRouteId = "feed" | "sitemap" | "robots" | "llms";
@@ -90,7 +93,7 @@ export function createSurfaceRoutes(deps: SurfaceRoutesDeps): { routes: Record<S
   const feed = perPublishedSet(index, now, async (at) => {
     const items = index.page(at, null, null, null, feedLimit).items;
     const bodies = await bodiesOf(items);
-    return composed(feedXml(await channel(), items.map((entry, i) => ({ entry, episode: bodies[i]! }))));
+    return composed(feedXml(await channel(), items.map((entry, i) => ({ entry, episode: bodies[i]!, timed: deps.tagsOf(entry) }))));
   });
 
   const sitemap = perPublishedSet(index, now, (at) => composed(sitemapXml(origins, index.page(at, null, null, null, Number.MAX_SAFE_INTEGER).items)));

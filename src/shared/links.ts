@@ -1,5 +1,6 @@
 // Absolute URLs of an episode (docs/api.md#get-v1episodesref). One place builds them all.
 import { canonicalRef } from "./refs.ts";
+import { TIMED_FORMS, type TimedForm } from "./timed.ts";
 
 export interface Origins {
   /** {base_url}: the API host, no trailing slash. */
@@ -29,6 +30,11 @@ export function episodeLinks(o: Origins, ep: { id: string; episodeNumber: number
     embed: `${o.siteUrl}/embed/${ref}`,
     oembed: oembedUrl(o, page),
   };
+}
+
+/** The URL of a timed form (src/shared/timed.ts) of the episode whose API URL (`links.self`) is `self`; `{ref}` in a template. */
+export function timedFormUrl(self: string, form: TimedForm): string {
+  return `${self}/${TIMED_FORMS[form].path}`;
 }
 
 export function termsUrl(o: Origins, configured: string | undefined): string {
