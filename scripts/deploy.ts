@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { assetFileLimit } from "../src/generate/config.ts";
-import { ASSETS_IGNORE, fileBudgetProblem, uploadFiles } from "../src/generate/file-budget.ts";
+import { ASSETS_IGNORE, fileBudgetProblem, filesPerEpisode, uploadFiles } from "../src/generate/file-budget.ts";
 import { bundleWorker, ROOT } from "./bundle-worker.ts";
 
 // The counting rule lives with the build, which fails past the same limit (src/generate/file-budget.ts).
@@ -38,6 +38,8 @@ export async function deploy(opts: DeployOptions): Promise<void> {
   const limit = assetFileLimit(env);
   const files = await uploadFiles(opts.distDir);
   console.log(`Assets to upload: ${files.length} files (limit ${limit}; ${ASSETS_IGNORE.join(", ")} not uploaded)`);
+  const { episodes, perEpisode } = filesPerEpisode(opts.distDir, files.length);
+  console.log(`Files per episode: ${perEpisode} (${files.length} files for the ${episodes} episodes of the index)`);
   const problem = fileBudgetProblem(files.length, limit);
   if (problem !== null) throw new Error(problem);
   for (const rel of files) {
