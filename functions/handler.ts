@@ -15,6 +15,7 @@ import { parseRef } from "../src/shared/refs.ts";
 import { METHODS, rateLimitsOf, type RouteId } from "../src/shared/routes.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import { TimedEtagTable, type TimedEtags } from "../src/shared/timed-etags.ts";
+import type { TimedPart } from "../src/shared/timed.ts";
 import { audioRedirect, audioResponse, type AudioTarget } from "./audio.ts";
 import type { ShimConfig } from "./config.ts";
 import { contentTypeOf } from "./content-type.ts";
@@ -119,11 +120,9 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
   const site = createSiteRoutes({ index, assets, now, etag, compress: deps.compress, mediaSources: config.audioDelivery === "redirect" ? ["https:"] : [] });
   const discovery = await discoveryAsset();
   const timedEtags = await timedEtagTable();
-  /** The build's tags of an episode's timed forms: by its position in the index. */
-  const tagsOf = (entry: IndexEntry): TimedEtags => {
-    const at = index.positionOf(entry.id);
-    return { segments: timedEtags.tag(at, "segments"), chapters: timedEtags.tag(at, "chapters") };
-  };
+  /** The build's tag of a part's timed forms (null: not timed), by the episode's position in the index. */
+  const tagOf = (entry: IndexEntry, part: TimedPart): string | null => timedEtags.tag(index.positionOf(entry.id), part);
+  const tagsOf = (entry: IndexEntry): TimedEtags => ({ segments: tagOf(entry, "segments"), chapters: tagOf(entry, "chapters") });
   /**
    * Composed list pages (bytes and ETag), by query string and published set. The key is counted:
    * a query can be as long as the header budget, and ignored parameters make any number of them.
@@ -173,7 +172,7 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     getEpisodeScript: (req, ctx, at) => episodeBody(req, ctx, at.params.ref!, "script"),
     getEpisodeTranscript: (req, ctx, at) => episodeBody(req, ctx, at.params.ref!, "transcript"),
     getEpisodeAudio: audio,
-    ...createTimedRoutes({ assets, episodeAt, tagsOf, compress: deps.compress }),
+    ...createTimedRoutes({ assets, episodeAt, tagOf, compress: deps.compress }),
     openapi: (req, ctx) => buildFile(req, ctx, BUILD_FILES.openapi, TYPES.json, CACHE.resource),
     apiNotFound: (_req, ctx) => errorResponse(ctx, "not_found"),
     media,

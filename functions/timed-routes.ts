@@ -9,8 +9,7 @@
 import { episodeFile } from "../src/shared/layout.ts";
 import type { EpisodeResource, ScriptResource } from "../src/shared/schema/api.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
-import type { TimedEtags } from "../src/shared/timed-etags.ts";
-import { renderTimed, TIMED_FORMS, type TimedForm } from "../src/shared/timed.ts";
+import { renderTimed, TIMED_FORMS, type TimedForm, type TimedPart } from "../src/shared/timed.ts";
 import { bodyResponse, CACHE, errorResponse, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
 import { ByteLru } from "./lru.ts";
 import type { AssetStore, Compress } from "./ports.ts";
@@ -28,8 +27,8 @@ export interface TimedRoutesDeps {
   assets: AssetStore;
   /** The published episode behind a reference, or its error answer (400 naming the parameter, 404). */
   episodeAt: (ctx: ResponseContext, refText: string) => IndexEntry | ShimResponse;
-  /** The build's tags of an episode's timed forms (null: that part is not timed). */
-  tagsOf: (entry: IndexEntry) => TimedEtags;
+  /** The build's tag of the forms of a part of an episode (null: that part is not timed). */
+  tagOf: (entry: IndexEntry, part: TimedPart) => string | null;
   /** Compresses rendered forms once (Node); absent where the runtime encodes. */
   compress?: Compress | undefined;
 }
@@ -69,7 +68,7 @@ export function createTimedRoutes(deps: TimedRoutesDeps): Record<TimedRouteId, R
     return (req: ShimRequest, ctx: ResponseContext, at: RouteArgs) => {
       const entry = deps.episodeAt(ctx, at.params.ref!);
       if ("status" in entry) return entry;
-      const tag = deps.tagsOf(entry)[part];
+      const tag = deps.tagOf(entry, part);
       if (tag === null) return errorResponse(ctx, unavailable);
       const key = `${form}${tag}`;
       const found = rendered.get(key);

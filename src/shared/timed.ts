@@ -63,7 +63,8 @@ export function isTimed(script: ScriptResource, part: TimedPart): boolean {
   return (part === "segments" ? timedSegments(script) : timedChapters(script)) !== null;
 }
 
-const pad = (n: number, width: number) => String(n).padStart(width, "0");
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+const three = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
 
 /** `hh:mm:ss.mmm` (WebVTT) or `hh:mm:ss,mmm` (SubRip); hours grow past two digits when they must. */
 function timestamp(seconds: number, separator: "." | ","): string {
@@ -71,20 +72,28 @@ function timestamp(seconds: number, separator: "." | ","): string {
   const h = Math.floor(ms / 3_600_000);
   const m = Math.floor(ms / 60_000) % 60;
   const s = Math.floor(ms / 1000) % 60;
-  return `${pad(h, 2)}:${pad(m, 2)}:${pad(s, 2)}${separator}${pad(ms % 1000, 3)}`;
+  return `${two(h)}:${two(m)}:${two(s)}${separator}${three(ms % 1000)}`;
 }
 
-/** One line: a cue's text or a voice's name must not break a cue (a blank line ends it). */
+/** White space that collapsing would change: any but a single space between words. */
+const LOOSE_SPACE = /[^\S ]| {2}|^ | $/;
+
+/**
+ * One line: a cue's text or a voice's name must not break a cue (a blank line ends it). The
+ * script's texts are collapsed already (src/generate/script.ts): they pass without a copy.
+ */
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return LOOSE_SPACE.test(text) ? text.replace(/\s+/g, " ").trim() : text;
 }
+
+const VTT_SPECIAL = /[&<>]/;
 
 /**
  * Text as WebVTT cue text: `&`, `<` and `>` as character references, so no span, timestamp tag or
  * `-->` (which would end the cue) can be read into it.
  */
 function vttEscape(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return VTT_SPECIAL.test(text) ? text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;") : text;
 }
 
 /** WebVTT: one cue per turn, its text in a voice span naming the speaker. */
