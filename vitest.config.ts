@@ -24,6 +24,7 @@ const SHARED_HTTP = [
   "tests/http/crawl-surfaces.test.ts",
   "tests/http/mcp.test.ts",
   "tests/http/compression.test.ts",
+  "tests/http/timed.test.ts",
 ];
 
 /**

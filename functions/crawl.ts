@@ -2,7 +2,7 @@
 // /sitemap.xml and /llms.txt. The sitemap passes the publication clock (it is composed per set of
 // published episodes); robots.txt and llms.txt depend only on the show and the origins. Portable.
 import { archivePageCount, archivePath } from "../src/shared/archive.ts";
-import { feedUrls, pageUrl, type Origins } from "../src/shared/links.ts";
+import { feedUrls, pageUrl, timedFormUrl, type Origins } from "../src/shared/links.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import type { Podcast } from "../src/shared/schema/content.ts";
 import { element, textElement, xmlDocument } from "../src/shared/xml.ts";
@@ -68,6 +68,8 @@ export function llmsTxt(show: Podcast, o: Origins, terms: string, feedLimit: num
     `- [OpenAPI description](${api}/openapi.json): OpenAPI 3.1 of every route, its parameters, errors and response schemas`,
     `- [Episode list](${api}/episodes): published episodes, newest first, in pages (\`limit\`, \`cursor\`, \`domain\`, \`since\`)`,
     `- [Episode transcript](${api}/episodes/{ref}/transcript): plain text, one \`Speaker: text\` line per turn; \`{ref}\` is an episode number or UUID`,
+    `- [Timed transcript, WebVTT](${timedFormUrl(`${api}/episodes/{ref}`, "vtt")}): one cue per turn with its start and end, the speaker in a voice span; also [SubRip](${timedFormUrl(`${api}/episodes/{ref}`, "srt")}) and [Podcasting 2.0 JSON](${timedFormUrl(`${api}/episodes/{ref}`, "json")}), for episodes whose script is timed`,
+    `- [Chapters](${timedFormUrl(`${api}/episodes/{ref}`, "chapters")}): Podcasting 2.0 JSON chapters with their start and end times, for episodes whose chapters are timed`,
     "",
     "## MCP",
     "",

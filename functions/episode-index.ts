@@ -298,6 +298,11 @@ export class EpisodeIndex {
     return this.#byId.find(hashString(id), (i) => this.#table.id(i) === id);
   }
 
+  /** The position in the index of the episode with this (lower-case) id, -1 for none. */
+  positionOf(id: string): number {
+    return this.#byIdAt(id);
+  }
+
   /** The episode behind a reference if it is published at `now`, else null. */
   resolve(ref: EpisodeRef, now: number): IndexEntry | null {
     const i = ref.kind === "uuid" ? this.#byIdAt(ref.id) : this.#byNumber.find(hashNumber(ref.number), (k) => this.#table.n[k] === ref.number);

@@ -6,6 +6,9 @@ import type { Podcast } from "../src/shared/schema/content.ts";
 import type { EpisodeResource } from "../src/shared/schema/api.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import { UPDATE_FREQUENCIES } from "../src/shared/update-frequency.ts";
+import { timedFormUrl } from "../src/shared/links.ts";
+import { formsOf, TIMED_FORMS } from "../src/shared/timed.ts";
+import type { TimedEtags } from "../src/shared/timed-etags.ts";
 import { element, textElement, xmlDocument, type Xml } from "../src/shared/xml.ts";
 import type { AnnounceConfig } from "./config.ts";
 import { announcementElements } from "./feed-hub.ts";
@@ -38,6 +41,8 @@ export interface FeedEpisode {
   entry: IndexEntry;
   /** The episode's API body. */
   episode: EpisodeResource;
+  /** Which of its parts are timed (non-null tags): the forms its item links. */
+  timed: TimedEtags;
 }
 
 /** RFC 822 date-time (RFC 1123's four-digit year, in GMT), as RSS 2.0 asks. */
@@ -50,6 +55,20 @@ export function descriptionOf(ep: EpisodeResource): string {
   return ep.description ?? ep.summary ?? ep.title;
 }
 
+/**
+ * podcast:transcript once per form the episode has, the timed ones first (WebVTT is what Apple
+ * Podcasts reads), and podcast:chapters when its chapters are timed.
+ */
+function transcriptTags(entry: IndexEntry, ep: EpisodeResource, timed: TimedEtags): Xml[] {
+  const tags: Xml[] = [];
+  if (timed.segments !== null) {
+    for (const form of formsOf("segments")) tags.push(element("podcast:transcript", { url: timedFormUrl(ep.links.self, form), type: TIMED_FORMS[form].feedType }));
+  }
+  if (entry.transcript) tags.push(element("podcast:transcript", { url: ep.links.transcript, type: "text/plain" }));
+  if (timed.chapters !== null) tags.push(element("podcast:chapters", { url: timedFormUrl(ep.links.self, "chapters"), type: TIMED_FORMS.chapters.feedType }));
+  return tags;
+}
+
 /** "true" or "false", the only values Apple reads for itunes:explicit. */
 function explicitTag(show: Podcast): Xml {
   return textElement("itunes:explicit", show.explicit ? "true" : "false");
@@ -60,7 +79,7 @@ function seasonTags(season: number | null): Xml[] {
   return season === null ? [] : [textElement("itunes:season", season), textElement("podcast:season", season)];
 }
 
-function item(show: Podcast, { entry, episode: ep }: FeedEpisode): Xml {
+function item(show: Podcast, { entry, episode: ep, timed }: FeedEpisode): Xml {
   return element("item", {}, [
     textElement("title", ep.title),
     textElement("link", ep.links.page),
@@ -75,7 +94,7 @@ function item(show: Podcast, { entry, episode: ep }: FeedEpisode): Xml {
     ...seasonTags(ep.season),
     ep.coverImageUrl === null ? null : element("itunes:image", { href: ep.coverImageUrl }),
     explicitTag(show),
-    entry.transcript ? element("podcast:transcript", { url: ep.links.transcript, type: "text/plain" }) : null,
+    ...transcriptTags(entry, ep, timed),
     textElement("podcast:person", ep.hosts.a, { role: "host" }),
     textElement("podcast:person", ep.hosts.b, { role: "host" }),
   ]);

@@ -14,6 +14,8 @@ import { PARAMETERS } from "../src/shared/parameters.ts";
 import { parseRef } from "../src/shared/refs.ts";
 import { METHODS, rateLimitsOf, type RouteId } from "../src/shared/routes.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
+import { TimedEtagTable, type TimedEtags } from "../src/shared/timed-etags.ts";
+import type { TimedPart } from "../src/shared/timed.ts";
 import { audioRedirect, audioResponse, type AudioTarget } from "./audio.ts";
 import type { ShimConfig } from "./config.ts";
 import { contentTypeOf } from "./content-type.ts";
@@ -43,6 +45,7 @@ import { RateLimiter, type RateDecision } from "./rate-limit.ts";
 import { Router, type RouteArgs, type RouteHandler } from "./router.ts";
 import { createSiteRoutes } from "./site-routes.ts";
 import { createSurfaceRoutes } from "./surface-routes.ts";
+import { createTimedRoutes } from "./timed-routes.ts";
 
 export interface ShimDeps {
   config: ShimConfig;
@@ -116,6 +119,10 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
   // In redirect delivery the player's audio comes from the storage's presigned URLs.
   const site = createSiteRoutes({ index, assets, now, etag, compress: deps.compress, mediaSources: config.audioDelivery === "redirect" ? ["https:"] : [] });
   const discovery = await discoveryAsset();
+  const timedEtags = await timedEtagTable();
+  /** The build's tag of a part's timed forms (null: not timed), by the episode's position in the index. */
+  const tagOf = (entry: IndexEntry, part: TimedPart): string | null => timedEtags.tag(index.positionOf(entry.id), part);
+  const tagsOf = (entry: IndexEntry): TimedEtags => ({ segments: tagOf(entry, "segments"), chapters: tagOf(entry, "chapters") });
   /**
    * Composed list pages (bytes and ETag), by query string and published set. The key is counted:
    * a query can be as long as the header budget, and ignored parameters make any number of them.
@@ -165,12 +172,13 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     getEpisodeScript: (req, ctx, at) => episodeBody(req, ctx, at.params.ref!, "script"),
     getEpisodeTranscript: (req, ctx, at) => episodeBody(req, ctx, at.params.ref!, "transcript"),
     getEpisodeAudio: audio,
+    ...createTimedRoutes({ assets, episodeAt, tagOf, compress: deps.compress }),
     openapi: (req, ctx) => buildFile(req, ctx, BUILD_FILES.openapi, TYPES.json, CACHE.resource),
     apiNotFound: (_req, ctx) => errorResponse(ctx, "not_found"),
     media,
     mcp: createMcpRoute({ router, routes: () => routes, link, limiter, now, assets, index, name: index.data.show.title }),
     ...site.routes,
-    ...createSurfaceRoutes({ index, assets, now, etag, feedLimit: config.feedLimit, announce: config.announce, compress: deps.compress }).routes,
+    ...createSurfaceRoutes({ index, assets, now, etag, feedLimit: config.feedLimit, announce: config.announce, compress: deps.compress, tagsOf }).routes,
   };
 
   function list(req: ShimRequest, ctx: ResponseContext, at: RouteArgs): ShimResponse | Promise<ShimResponse> {
@@ -302,6 +310,13 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
       if (found) return bodyResponse(req, ctx, found.body, found.etag, contentTypeOf(c), CACHE.resource);
     }
     return site.notFound(req, ctx);
+  }
+
+  /** The build's table of the timed forms' tags, held for the process's life (a few bytes an episode). */
+  async function timedEtagTable(): Promise<TimedEtagTable> {
+    const built = await assets.get(BUILD_FILES.timedEtags, { keep: false });
+    if (built === null) throw new Error(`build output missing: ${BUILD_FILES.timedEtags}`);
+    return new TimedEtagTable(built.body, index.size);
   }
 
   /** The discovery document, restating the limits in force (run-time configuration). */

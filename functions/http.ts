@@ -125,8 +125,8 @@ export function notModified(req: ShimRequest, etag: string): boolean {
   return inm !== null && ifNoneMatchHits(inm, etag);
 }
 
-/** Media types sent compressed (docs/api.md#compression): text, JSON, XML, JavaScript, SVG. Never audio. */
-const COMPRESSIBLE = /^(?:text\/[a-z0-9.+-]+|application\/(?:[a-z0-9.-]+\+)?(?:json|xml)|application\/(?:x-)?javascript|image\/svg\+xml)\s*(?:;|$)/i;
+/** Media types sent compressed (docs/api.md#compression): text (SubRip's included), JSON, XML, JavaScript, SVG. Never audio. */
+const COMPRESSIBLE = /^(?:text\/[a-z0-9.+-]+|application\/(?:[a-z0-9.-]+\+)?(?:json|xml)|application\/(?:x-)?javascript|application\/x-subrip|image\/svg\+xml)\s*(?:;|$)/i;
 
 /** Answers by media type, remembered: routes pass a few constant types, and this runs per response. */
 const compressibleTypes = new Map<string, boolean>();

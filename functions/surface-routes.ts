@@ -7,6 +7,7 @@
 import { episodeFile, BUILD_FILES } from "../src/shared/layout.ts";
 import type { EpisodeResource } from "../src/shared/schema/api.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
+import type { TimedEtags } from "../src/shared/timed-etags.ts";
 import { podcastSchema, type Podcast } from "../src/shared/schema/content.ts";
 import { podcastGuid } from "../src/shared/uuid-v5.ts";
 import { llmsTxt, robotsTxt, sitemapXml, surfaceUrls } from "./crawl.ts";
@@ -43,6 +44,8 @@ export interface SurfaceRoutesDeps {
   announce: AnnounceConfig;
   /** Compresses composed bodies once (Node); absent where the runtime encodes. */
   compress?: Compress | undefined;
+  /** Which of an episode's parts are timed (their forms' tags, ./timed-routes.ts): the feed links their forms. */
+  tagsOf: (entry: IndexEntry) => TimedEtags;
 }
 
 type SurfaceRouteId = "feed" | "jsonFeed" | "sitemap" | "robots" | "llms";
@@ -98,7 +101,7 @@ export function createSurfaceRoutes(deps: SurfaceRoutesDeps): { routes: Record<S
   async function feedEpisodes(at: number): Promise<FeedEpisode[]> {
     const items = index.page(at, null, null, null, feedLimit).items;
     const bodies = await bodiesOf(items);
-    return items.map((entry, i) => ({ entry, episode: bodies[i]! }));
+    return items.map((entry, i) => ({ entry, episode: bodies[i]!, timed: deps.tagsOf(entry) }));
   }
 
   const feed = perPublishedSet(index, now, async (at) => composed(feedXml(await channel(), await feedEpisodes(at))));

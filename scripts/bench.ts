@@ -35,7 +35,7 @@ import { writeSyntheticContent } from "./synthetic-content.ts";
 import { bundleWorker } from "./bundle-worker.ts";
 import { startEdgeServer, type EdgeServer } from "./serve-edge.ts";
 import type { SearchBenchFigures } from "./search-bench.ts";
-import { uploadFiles } from "../src/generate/file-budget.ts";
+import { filesPerEpisode, uploadFiles } from "../src/generate/file-budget.ts";
 import { buildCodeHash } from "../src/generate/stamp.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -691,9 +691,8 @@ interface DeployFigures {
 
 async function deployFigures(dist: string): Promise<DeployFigures> {
   const files = (await uploadFiles(dist)).length;
-  const index = JSON.parse(readFileSync(path.join(dist, "_api/index.json"), "utf8")) as { episodes: unknown[] };
-  const episodes = index.episodes.length;
-  return { uploadFiles: files, indexEpisodes: episodes, filesPerEpisode: round(files / episodes, 2) };
+  const { episodes, perEpisode } = filesPerEpisode(dist, files);
+  return { uploadFiles: files, indexEpisodes: episodes, filesPerEpisode: perEpisode };
 }
 
 /** Bytes on the wire of one body per Accept-Encoding, and node:zlib's output for the same bytes (the anchor). */

@@ -13,7 +13,7 @@ import { loadIndexText } from "../functions/episode-index.ts";
 import { publishedSetName } from "../functions/published-set.ts";
 import { BUILD_FILES } from "../src/shared/layout.ts";
 import { assetFileLimit } from "../src/generate/config.ts";
-import { ASSETS_IGNORE, fileBudgetProblem, uploadFiles } from "../src/generate/file-budget.ts";
+import { ASSETS_IGNORE, fileBudgetProblem, filesPerEpisode, uploadFiles } from "../src/generate/file-budget.ts";
 import { bundleWorker, ROOT } from "./bundle-worker.ts";
 import { argPath, command, isMain } from "./cli.ts";
 
@@ -73,6 +73,8 @@ export async function deploy(opts: DeployOptions): Promise<void> {
   const limit = assetFileLimit(env);
   const files = await uploadFiles(opts.distDir);
   console.log(`Assets to upload: ${files.length} files (limit ${limit}; ${ASSETS_IGNORE.join(", ")} not uploaded)`);
+  const { episodes, perEpisode } = filesPerEpisode(opts.distDir, files.length);
+  console.log(`Files per episode: ${perEpisode} (${files.length} files for the ${episodes} episodes of the index)`);
   const problem = fileBudgetProblem(files.length, limit);
   if (problem !== null) throw new Error(problem);
   for (const rel of files) {

@@ -9,6 +9,7 @@ import path from "node:path";
 import type { BuildConfig } from "./config.ts";
 import { BUILD_FILES } from "../shared/layout.ts";
 import type { IndexEntry } from "../shared/schema/build-index.ts";
+import type { TimedEtags } from "../shared/timed-etags.ts";
 import { buildCodeHash } from "./stamp.ts";
 
 /** One episode folder as the build left it. */
@@ -20,6 +21,8 @@ export interface EpisodeRecord {
   n: number | null;
   /** Its entry in the index; null for a draft or an episode without publishedAt (nothing built). */
   entry: IndexEntry | null;
+  /** The strong ETags of its timed forms (src/shared/timed-etags.ts), all null when none is timed. */
+  timed: TimedEtags;
   /** Every dist-relative file of this episode (API bodies, pages, media). */
   files: string[];
 }

@@ -1,7 +1,7 @@
 // The discovery document, GET /v1 (docs/api.md#get-v1).
 import type { DiscoveryDocument } from "../shared/schema/api.ts";
 import type { Podcast } from "../shared/schema/content.ts";
-import { feedUrls, type Origins } from "../shared/links.ts";
+import { feedUrls, timedFormUrl, type Origins } from "../shared/links.ts";
 import { DEFAULT_RATE_LIMITS, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../shared/limits.ts";
 import { rateLimitsOf } from "../shared/routes.ts";
 
@@ -16,6 +16,10 @@ export function discoveryOf(podcast: Podcast, o: Origins, terms: string): Discov
       self: `${o.baseUrl}/v1`,
       episodes: `${o.baseUrl}/v1/episodes`,
       episode: `${o.baseUrl}/v1/episodes/{ref}`,
+      transcriptVtt: timedFormUrl(`${o.baseUrl}/v1/episodes/{ref}`, "vtt"),
+      transcriptSrt: timedFormUrl(`${o.baseUrl}/v1/episodes/{ref}`, "srt"),
+      transcriptJson: timedFormUrl(`${o.baseUrl}/v1/episodes/{ref}`, "json"),
+      chapters: timedFormUrl(`${o.baseUrl}/v1/episodes/{ref}`, "chapters"),
       openapi: `${o.baseUrl}/v1/openapi.json`,
       license: terms,
       site: `${o.siteUrl}/`,

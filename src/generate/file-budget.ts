@@ -3,6 +3,7 @@
 // too many. Read by the build (the astro:build:done hook in src/generate/integration.ts fails the
 // build) and by `npm run deploy` (scripts/deploy.ts refuses before wrangler runs), so both count
 // the same files and say the same thing.
+import { readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { BUILD_FILES, MEDIA_DIR } from "../shared/layout.ts";
@@ -33,6 +34,16 @@ export async function uploadFiles(distDir: string): Promise<string[]> {
     .map((e) => path.relative(distDir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
     .filter((rel) => !ignored(rel))
     .sort();
+}
+
+/**
+ * What `count` files to upload come to per episode of the build's index: what the deploy and the
+ * bench print, since the per-deploy limit makes the files of one episode the site's size bound.
+ */
+export function filesPerEpisode(distDir: string, count: number): { episodes: number; perEpisode: number } {
+  const index = JSON.parse(readFileSync(path.join(distDir, BUILD_FILES.index), "utf8")) as { episodes: unknown[] };
+  const episodes = index.episodes.length;
+  return { episodes, perEpisode: episodes === 0 ? 0 : Math.round((count / episodes) * 100) / 100 };
 }
 
 /** The refusal when `count` files exceed `limit`; null when they fit. */

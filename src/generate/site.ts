@@ -16,7 +16,19 @@ import { scriptResourceOf, transcriptOf } from "./script.ts";
 import { discoveryOf } from "./discovery.ts";
 import { oembedOf } from "../shared/oembed.ts";
 import type { Podcast } from "../shared/schema/content.ts";
-import { discoveryDocument, episodeResource, scriptResource, type DiscoveryDocument, type EpisodeResource, type ScriptResource } from "../shared/schema/api.ts";
+import {
+  discoveryDocument,
+  episodeResource,
+  jsonChapters,
+  jsonTranscript,
+  scriptResource,
+  type DiscoveryDocument,
+  type EpisodeResource,
+  type ScriptResource,
+} from "../shared/schema/api.ts";
+import { formsOf, renderTimed, type TimedPart } from "../shared/timed.ts";
+import { encodeTimedEtags, NOT_TIMED, type TimedEtags } from "../shared/timed-etags.ts";
+import { timingWarnings } from "./timings.ts";
 import type { BuildIndex, IndexEntry } from "../shared/schema/build-index.ts";
 import { strongEtag } from "../shared/etag.ts";
 import { BUILD_FILES, episodeFile, mediaFile, mediaKey, paramsOf, PAGE_ROUTES, SITE_FILES, type EpisodePart } from "../shared/layout.ts";
@@ -121,6 +133,8 @@ interface WriteContext {
   config: BuildConfig;
   podcast: Podcast;
   dist: string;
+  /** Warnings of the build (a script whose times break a rule). */
+  warnings: string[];
   /** The strong ETag of every file the writer wrote, for the manifest: no need to read them back. */
   etags: Map<string, string>;
   outputs: OutputSink;
@@ -152,13 +166,15 @@ function writeEpisode(ctx: WriteContext, source: LoadedEpisode, fingerprint: str
   const f = source.file;
   const id = f.id.toLowerCase();
   const identity = { fp: fingerprint, id, n: f.episodeNumber };
-  if (!isPublishable(f)) return { ...identity, entry: null, files: [] };
+  if (!isPublishable(f)) return { ...identity, entry: null, timed: NOT_TIMED, files: [] };
   const { config, podcast, dist } = ctx;
   const origins = { baseUrl: config.baseUrl, siteUrl: config.siteUrl };
   const ref = canonicalRef({ id, episodeNumber: f.episodeNumber });
   const { key, audioUrl, mediaSource } = audioOf(config, source, id, episodeLinks(origins, { id, episodeNumber: f.episodeNumber }).audio);
   const resource = checkBody(episodeResource, episodeResourceOf(f, origins, audioUrl), `episode ${ref} (${source.source})`);
-  const script = source.script.state === "ok" ? checkBody(scriptResource, scriptResourceOf(resource, source.script.script), `the script of episode ${ref}`) : null;
+  const derived = source.script.state === "ok" ? scriptResourceOf(resource, source.script.script) : null;
+  if (derived !== null) ctx.warnings.push(...timingWarnings(path.posix.join(path.posix.dirname(source.source), "script.json"), derived.problems));
+  const script = derived === null ? null : checkBody(scriptResource, derived.resource, `the script of episode ${ref}`);
   const transcript = script === null ? null : transcriptOf(script);
   const home = `${config.siteUrl}/`;
   const oembed = oembedOf({
@@ -195,7 +211,29 @@ function writeEpisode(ctx: WriteContext, source: LoadedEpisode, fingerprint: str
     transcript: transcript !== null,
     audio: key === null ? null : { key, bytes: source.audioBytes, etag: audioEtag({ key, bytes: source.audioBytes, sha256: source.audioSha256 }) },
   };
-  return { ...identity, entry, files };
+  return { ...identity, entry, timed: script === null ? NOT_TIMED : timedEtagsOf(script, resource.durationSeconds), files };
+}
+
+/**
+ * The strong ETags of an episode's timed forms, from their rendered bytes (src/shared/timed.ts).
+ * The forms of one part are pure functions of the same times and text and change together, so
+ * they share one tag: the hash of their tags (an ETag tells apart the representations of one URL,
+ * RFC 9110 §8.8.3; the segments' three forms are three URLs). Each form is also checked against
+ * its API schema where it has one.
+ */
+function timedEtagsOf(script: ScriptResource, durationSeconds: number | null): TimedEtags {
+  const tagOf = (part: TimedPart): string | null => {
+    const tags: string[] = [];
+    for (const form of formsOf(part)) {
+      const body = renderTimed(form, script, durationSeconds);
+      if (body === null) return null;
+      if (form === "json") checkBody(jsonTranscript, JSON.parse(body), `the JSON transcript of episode ${script.id}`);
+      if (form === "chapters") checkBody(jsonChapters, JSON.parse(body), `the JSON chapters of episode ${script.id}`);
+      tags.push(nodeEtag(body));
+    }
+    return tags.length === 1 ? tags[0]! : nodeEtag(tags.join(""));
+  };
+  return { segments: tagOf("segments"), chapters: tagOf("chapters") };
 }
 
 /**
@@ -234,7 +272,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   if (previous === null) emptyDist(dist);
 
   madeDirs.clear();
-  const ctx: WriteContext = { config, podcast, dist, etags: new Map(), outputs };
+  const ctx: WriteContext = { config, podcast, dist, warnings, etags: new Map(), outputs };
   const records = new Map<string, EpisodeRecord>();
   const kept = new Set<string>();
   const render = new Set<string>();
@@ -255,8 +293,9 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   checkUnique([...records].map(([source, r]) => ({ source, id: r.id, n: r.n })), problems);
   if (problems.length > 0) throw new ContentError(problems);
 
-  const entries = [...records.values()].flatMap((r) => (r.entry === null ? [] : [r.entry]));
-  entries.sort((a, b) => compareOrder(orderKeyOf(a), orderKeyOf(b)));
+  const built = [...records.values()].filter((r): r is EpisodeRecord & { entry: IndexEntry } => r.entry !== null);
+  built.sort((a, b) => compareOrder(orderKeyOf(a.entry), orderKeyOf(b.entry)));
+  const entries = built.map((r) => r.entry);
   const origins = { baseUrl: config.baseUrl, siteUrl: config.siteUrl };
   const terms = termsUrl(origins, podcast.termsUrl);
   const index: BuildIndex = {
@@ -269,6 +308,8 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   };
   const discovery = checkBody(discoveryDocument, discoveryOf(podcast, origins, terms), "the discovery document");
   writeOutput(ctx, BUILD_FILES.index, JSON.stringify(index));
+  // Written with the index, whose positions it follows: the two are always of one build.
+  writeBytes(ctx, BUILD_FILES.timedEtags, encodeTimedEtags(built.map((r) => r.timed)));
   writeOutput(ctx, BUILD_FILES.discovery, JSON.stringify(discovery));
   const pageFiles = new Set([...render].flatMap((ref) => [SITE_FILES.page(ref), SITE_FILES.embed(ref)]));
   return { config, podcast, termsUrl: terms, dist, clean: previous === null, records, kept, previous, key, render, index, discovery, etags: ctx.etags, outputs, pageFiles, warnings };

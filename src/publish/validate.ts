@@ -7,7 +7,8 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { checkUnique, describeIssues, episodeSources, parseJson, type EpisodeIdentity } from "../generate/content.ts";
 import type { AudioBackend } from "../shared/env.ts";
-import { episodeFileSchema, scriptFileSchema, type EpisodeFile } from "../shared/schema/content.ts";
+import { episodeFileSchema, scriptFileSchema, type EpisodeFile, type ScriptFile } from "../shared/schema/content.ts";
+import { scriptResourceOf } from "../generate/script.ts";
 import { mp3Facts, NotAnMp3Error, type Mp3Facts } from "./mp3-facts.ts";
 
 /** Every problem found, each naming its file and field; the folder is refused as a whole. */
@@ -92,6 +93,12 @@ function filled(raw: Record<string, unknown>, facts: Mp3Facts | null, mp3Rel: st
   return json;
 }
 
+/** The script's timing problems (src/generate/timings.ts) against the episode's (measured) durationSeconds, each naming its field. */
+function timingProblems(file: EpisodeFile, script: ScriptFile): string[] {
+  const { problems } = scriptResourceOf({ ...file, id: file.id.toLowerCase() }, script);
+  return problems.map((p) => `script.json: field '${p.field}': ${p.message}`);
+}
+
 export async function prepareEpisode(folder: string, contentDir: string, backend: AudioBackend): Promise<PreparedEpisode> {
   const abs = path.resolve(folder);
   const name = path.basename(abs);
@@ -109,12 +116,14 @@ export async function prepareEpisode(folder: string, contentDir: string, backend
   const raw = read.value as Record<string, unknown>;
 
   let scriptPath: string | null = path.join(abs, "script.json");
+  let script: ScriptFile | null = null;
   const scriptBytes = await readFile(scriptPath).catch(() => null);
   if (scriptBytes === null) scriptPath = null;
   else {
     const s = parseJson(scriptBytes, "script.json");
     const parsed = s.ok ? scriptFileSchema.safeParse(s.value) : null;
-    if (!parsed?.success) {
+    if (parsed?.success) script = parsed.data;
+    else {
       const reason = parsed ? describeIssues("script.json", parsed.error).join("; ") : (s as { problem: string }).problem;
       warnings.push(`${reason} (its script route will answer 422)`);
     }
@@ -134,6 +143,8 @@ export async function prepareEpisode(folder: string, contentDir: string, backend
   const json = filled(raw, facts, mp3?.rel ?? null, backend, numberChosen ? nextFreeNumber(existing) : null);
   const parsed = episodeFileSchema.safeParse(json);
   if (!parsed.success) problems.push(...describeIssues("episode.json", parsed.error));
+  // Times the build would serve untimed are refused here, against the measured duration.
+  else if (script !== null) problems.push(...timingProblems(parsed.data, script));
   else {
     const own = { source: "episode.json", id: parsed.data.id.toLowerCase(), n: parsed.data.episodeNumber };
     const clashes: string[] = [];

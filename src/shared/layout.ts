@@ -37,6 +37,11 @@ export const BUILD_FILES = {
    * in list order, so a page of the list is one read (src/shared/node-list-bodies.ts).
    */
   listBodies: `${API_PREFIX}/list-bodies.bin`,
+  /**
+   * Written by the writer: the strong ETags of every episode's timed forms, by index position
+   * (src/shared/timed-etags.ts). The forms themselves are rendered by the shim from the script body.
+   */
+  timedEtags: `${API_PREFIX}/timed-etags.bin`,
 } as const;
 
 /** The search index: written by src/generate/search-index.ts, read by functions/search.ts. */

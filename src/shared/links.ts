@@ -1,5 +1,6 @@
 // Absolute URLs of an episode (docs/api.md#get-v1episodesref). One place builds them all.
 import { canonicalRef } from "./refs.ts";
+import { TIMED_FORMS, type TimedForm } from "./timed.ts";
 
 export interface Origins {
   /** {base_url}: the API host, no trailing slash. */
@@ -34,6 +35,11 @@ export function episodeLinks(o: Origins, ep: { id: string; episodeNumber: number
 /** The two feeds of the same items (docs/api.md#feed): RSS for podcast apps, JSON Feed 1.1 for the rest. */
 export function feedUrls(siteUrl: string) {
   return { rss: `${siteUrl}/feed.xml`, json: `${siteUrl}/feed.json` };
+}
+
+/** The URL of a timed form (src/shared/timed.ts) of the episode whose API URL (`links.self`) is `self`; `{ref}` in a template. */
+export function timedFormUrl(self: string, form: TimedForm): string {
+  return `${self}/${TIMED_FORMS[form].path}`;
 }
 
 export function termsUrl(o: Origins, configured: string | undefined): string {

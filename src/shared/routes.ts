@@ -7,12 +7,17 @@ import type { ErrorCode } from "./errors.ts";
 import { quotaOf, RATE_WINDOW_SECONDS, type Bucket, type RateLimits } from "./limits.ts";
 import type { ParameterName } from "./parameters.ts";
 import type { DiscoveryDocument } from "./schema/api.ts";
+import { TIMED_FORMS, type TimedForm } from "./timed.ts";
 
 /** The methods of every route (OPTIONS is the CORS preflight; anything else is 405). */
 export const METHODS = ["GET", "HEAD"] as const;
 
 /** What an operation's success body is, for the OpenAPI document. */
-export type OperationBody = { kind: "json"; schema: "Discovery" | "EpisodePage" | "Episode" | "Script" } | { kind: "text" } | { kind: "audio" } | { kind: "openapi" };
+export type OperationBody =
+  | { kind: "json"; schema: "Discovery" | "EpisodePage" | "Episode" | "Script" | "JsonTranscript" | "JsonChapters" }
+  | { kind: "text"; media: "text/plain" | "text/vtt" | "application/x-subrip" }
+  | { kind: "audio" }
+  | { kind: "openapi" };
 
 export interface Operation {
   tag: "Discovery" | "Episodes" | "Audio" | "Scripts";
@@ -48,6 +53,21 @@ export interface Route {
 const EPISODE_ERRORS: ErrorCode[] = ["invalid_episode_ref", "not_found", "rate_limited", "upstream_unavailable"];
 
 const site = (paths: string[], parameters: ParameterName[] = []): Route => ({ paths, bucket: null, api: false, parameters, operation: null });
+
+/** A timed form of an episode (src/shared/timed.ts), rendered from its timed script; the script route's 400 and 404 rules. */
+function timedForm(form: TimedForm, operation: Pick<Operation, "operationId" | "summary" | "description" | "body">): Route {
+  const unavailable: ErrorCode = TIMED_FORMS[form].part === "chapters" ? "chapters_unavailable" : "transcript_unavailable";
+  return {
+    paths: [`/v1/episodes/{ref}/${TIMED_FORMS[form].path}`],
+    bucket: "metadata",
+    api: true,
+    parameters: ["ref", "ifNoneMatch"],
+    operation: { tag: "Scripts", keyed: true, errors: [...EPISODE_ERRORS, unavailable], ...operation },
+  };
+}
+
+const UNTIMED_TRANSCRIPT =
+  "404 `transcript_unavailable` when the episode has no usable script or its segments are not timed (the plain-text transcript may still exist).";
 
 export const ROUTES = {
   discovery: {
@@ -141,10 +161,35 @@ export const ROUTES = {
       description:
         "Plain text, one line per spoken turn (`Speaker Name: text`), in speaking order, ending with a newline. 404 `transcript_unavailable` when there is no usable script to derive it from.",
       keyed: true,
-      body: { kind: "text" },
+      body: { kind: "text", media: "text/plain" },
       errors: [...EPISODE_ERRORS, "transcript_unavailable"],
     },
   },
+  getEpisodeTranscriptVtt: timedForm("vtt", {
+    operationId: "getEpisodeTranscriptVtt",
+    summary: "Get an episode's timed transcript as WebVTT",
+    description: `WebVTT (what Apple Podcasts reads): \`WEBVTT\`, then one cue per spoken turn, \`hh:mm:ss.mmm --> hh:mm:ss.mmm\`, its text in a voice span \`<v Speaker Name>\` (\`&\`, \`<\` and \`>\` as character references). ${UNTIMED_TRANSCRIPT}`,
+    body: { kind: "text", media: "text/vtt" },
+  }),
+  getEpisodeTranscriptSrt: timedForm("srt", {
+    operationId: "getEpisodeTranscriptSrt",
+    summary: "Get an episode's timed transcript as SubRip",
+    description: `SubRip: cues numbered from 1, \`hh:mm:ss,mmm --> hh:mm:ss,mmm\`, text \`Speaker Name: text\`. ${UNTIMED_TRANSCRIPT}`,
+    body: { kind: "text", media: "application/x-subrip" },
+  }),
+  getEpisodeTranscriptJson: timedForm("json", {
+    operationId: "getEpisodeTranscriptJson",
+    summary: "Get an episode's timed transcript as Podcasting 2.0 JSON",
+    description: `The Podcasting 2.0 JSON transcript (version 1.0.0): one segment per spoken turn, in order, with \`speaker\`, \`startTime\`, \`endTime\` (seconds) and \`body\`. ${UNTIMED_TRANSCRIPT}`,
+    body: { kind: "json", schema: "JsonTranscript" },
+  }),
+  getEpisodeChapters: timedForm("chapters", {
+    operationId: "getEpisodeChapters",
+    summary: "Get an episode's chapters as Podcasting 2.0 JSON chapters",
+    description:
+      "Podcasting 2.0 JSON chapters (version 1.2.0): each chapter's `startTime`, `title` and `endTime` (the next chapter's start; for the last, the audio's duration when it is known), in seconds. 404 `chapters_unavailable` when the episode has no script, an invalid one, or chapters that are not timed.",
+    body: { kind: "json", schema: "JsonChapters" },
+  }),
   openapi: {
     paths: ["/v1/openapi.json"],
     bucket: null,

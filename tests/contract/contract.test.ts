@@ -18,7 +18,7 @@ import { ERRORS } from "../../src/shared/errors.ts";
 import { DOCUMENTED_ROUTES } from "../../src/generate/openapi/document.ts";
 import { BUILD_FILES, MEDIA_DIR } from "../../src/shared/layout.ts";
 import { buildIndex } from "../../src/shared/schema/build-index.ts";
-import { episode, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
+import { episode, makeSite, removeSite, script, serveSite, timedScript, type Site } from "../support/fixture.ts";
 import { NO_LIMITS, TONE } from "../support/http.ts";
 import { ContractChecker, exchange, type Exchange } from "./support/contract.ts";
 
@@ -88,10 +88,10 @@ beforeAll(async () => {
           kind: { type: "model-behavior", sourceForm: "blog-post", eventType: "release" },
           topics: { domains: ["security", "ai"], concepts: ["keys"], entities: ["acme"] },
         }),
-        script: script([["a", "Hello [laughs] there."], ["b", "*sighs* Hi."], ["Guest Voice", "A third voice."]]),
+        script: timedScript([["a", "Hello [laughs] there."], ["b", "*sighs* Hi."], ["Guest Voice", "A third voice."]]),
         audio: TONE,
       },
-      { episode: episode({ id: ids.accented, episodeNumber: 2, title: "Café Über Ñandú", publishedAt: day(3) }), script: script(), audio: TONE },
+      { episode: episode({ id: ids.accented, episodeNumber: 2, title: "Café Über Ñandú", publishedAt: day(3) }), script: timedScript(), audio: TONE },
       { episode: episode({ id: ids.bare, episodeNumber: null, title: "No number, no script, no audio", summary: undefined, publishedAt: day(4) }) },
       { episode: episode({ id: ids.broken, episodeNumber: 4, publishedAt: day(5) }), script: "{ not json" },
       { episode: episode({ id: ids.silent, episodeNumber: 5, publishedAt: day(6) }), script: script([["a", "[silence]"]]) },
@@ -115,7 +115,8 @@ beforeAll(async () => {
   redirecting = await serveSite(site, { env: { ...NO_LIMITS, AUDIO_DELIVERY: "redirect" }, storage: presigning });
   limiterDown = await serveWith({ rateLimitStore: { hit: down } });
   upstreamDown = await serveWith({
-    assets: (inner) => ({ get: (p) => (p === BUILD_FILES.discovery ? inner.get(p) : down()) }),
+    // What the handler reads at start comes through; every body after it fails.
+    assets: (inner) => ({ get: (p) => (p === BUILD_FILES.discovery || p === BUILD_FILES.timedEtags ? inner.get(p) : down()) }),
     storage: { head: down, read: down },
   });
 });
@@ -141,7 +142,8 @@ async function getAndHead(base: string, target: string, headers: Record<string, 
 }
 
 const json = (ex: Exchange) => JSON.parse(new TextDecoder().decode(ex.body));
-const EPISODE_PARTS = ["", "/audio", "/script", "/transcript"];
+const TIMED_PARTS = ["/transcript.vtt", "/transcript.srt", "/transcript.json", "/chapters.json"];
+const EPISODE_PARTS = ["", "/audio", "/script", "/transcript", ...TIMED_PARTS];
 
 describe("the OpenAPI document of the build", () => {
   it("describes the API at the build's API_BASE_URL, version 1.0.0, under the usage terms", () => {
@@ -155,7 +157,16 @@ describe("the OpenAPI document of the build", () => {
 
   it("describes every route of the specification with GET and HEAD", () => {
     expect(Object.keys(doc.paths as object).sort()).toEqual(
-      ["/v1", "/v1/episodes", "/v1/episodes/{ref}", "/v1/episodes/{ref}/audio", "/v1/episodes/{ref}/script", "/v1/episodes/{ref}/transcript", "/v1/openapi.json"].sort(),
+      [
+        "/v1",
+        "/v1/episodes",
+        "/v1/episodes/{ref}",
+        "/v1/episodes/{ref}/audio",
+        "/v1/episodes/{ref}/script",
+        "/v1/episodes/{ref}/transcript",
+        ...TIMED_PARTS.map((p) => `/v1/episodes/{ref}${p}`),
+        "/v1/openapi.json",
+      ].sort(),
     );
     for (const item of Object.values(doc.paths as Record<string, object>)) expect(Object.keys(item).sort()).toEqual(["get", "head"]);
   });
@@ -183,7 +194,7 @@ describe("live responses against the document", () => {
 
   it("credentials in either header form are served like a request without them", async () => {
     for (const headers of [{ Authorization: "Bearer any-key" }, { "X-API-Key": "any-key" }] as Record<string, string>[]) {
-      for (const target of ["/v1", "/v1/episodes", "/v1/episodes/1", "/v1/episodes/1/script", "/v1/episodes/1/transcript", "/v1/episodes/1/audio", "/v1/openapi.json"]) {
+      for (const target of ["/v1", "/v1/episodes", "/v1/openapi.json", ...EPISODE_PARTS.map((p) => `/v1/episodes/1${p}`)]) {
         expect((await getAndHead(main.url, target, headers)).status).toBe(200);
       }
     }
@@ -329,10 +340,14 @@ describe("live responses against the document", () => {
     await expectCode("/v1/episodes/4/transcript", 404, "transcript_unavailable");
     await expectCode("/v1/episodes/5/transcript", 404, "transcript_unavailable");
     expect((await getAndHead(main.url, "/v1/episodes/5/script")).status).toBe(200);
+    // No script, an unparseable one, one with nothing spoken, one without times: no timed form.
+    for (const ref of [ids.bare, "4", "5", "8"]) {
+      for (const part of TIMED_PARTS) await expectCode(`/v1/episodes/${ref}${part}`, 404, part === "/chapters.json" ? "chapters_unavailable" : "transcript_unavailable");
+    }
   });
 
   it("methods other than GET, HEAD and OPTIONS are described 405s on every path", async () => {
-    for (const target of ["/v1", "/v1/episodes", "/v1/episodes/1", "/v1/episodes/1/audio", "/v1/episodes/1/script", "/v1/episodes/1/transcript", "/v1/openapi.json"]) {
+    for (const target of ["/v1", "/v1/episodes", "/v1/openapi.json", ...EPISODE_PARTS.map((p) => `/v1/episodes/1${p}`)]) {
       for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
         const ex = await described(main.url, target, { method });
         expect(ex.status, `${method} ${target}`).toBe(405);
@@ -342,7 +357,7 @@ describe("live responses against the document", () => {
   });
 
   it("beyond the rate limit every limited route answers a described 429, and the OpenAPI document is never limited", async () => {
-    const metadata = ["/v1", "/v1/episodes", "/v1/episodes/1", "/v1/episodes/1/script", "/v1/episodes/1/transcript"];
+    const metadata = ["/v1", "/v1/episodes", "/v1/episodes/1", "/v1/episodes/1/script", "/v1/episodes/1/transcript", ...TIMED_PARTS.map((p) => `/v1/episodes/1${p}`)];
     expect((await described(limited.url, metadata[0]!)).status).toBe(200);
     expect((await described(limited.url, "/v1/episodes/1/audio")).status).toBe(200);
     for (const target of [...metadata, "/v1/episodes/1/audio", "/v1/episodes/abc", "/v1/episodes?limit=0", "/v1/episodes/999/audio"]) {
@@ -354,12 +369,13 @@ describe("live responses against the document", () => {
   });
 
   it("a failing rate-limit store or upstream gives described 502s on every route that depends on it", async () => {
-    for (const target of ["/v1", "/v1/episodes", "/v1/episodes/1", "/v1/episodes/1/audio", "/v1/episodes/1/script", "/v1/episodes/1/transcript"]) {
+    const routes = ["/v1/episodes", ...EPISODE_PARTS.map((p) => `/v1/episodes/1${p}`)];
+    for (const target of ["/v1", ...routes]) {
       const ex = await getAndHead(limiterDown.url, target);
       expect(ex.status, target).toBe(502);
       expect(ex.headers.get("cache-control")).toBe("no-store");
     }
-    for (const target of ["/v1/openapi.json", "/v1/episodes", "/v1/episodes/1", "/v1/episodes/1/audio", "/v1/episodes/1/script", "/v1/episodes/1/transcript"]) {
+    for (const target of ["/v1/openapi.json", ...routes]) {
       const ex = await getAndHead(upstreamDown.url, target);
       expect(ex.status, target).toBe(502);
       expect(json(ex).error.code).toBe("upstream_unavailable");

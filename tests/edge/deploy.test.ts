@@ -4,7 +4,7 @@
 // (tests/support/fake-wrangler.ts): once deployed, the published set is announced to stand-ins
 // for a WebSub hub, Podcast Index and Podping, and told to the Worker as DEPLOYED_SET.
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -56,6 +56,8 @@ describe("npm run deploy -- --dry-run", () => {
     expect(files.some((f) => f.startsWith("media/"))).toBe(false);
     expect(files).toContain("_api/index.json");
     expect(out).toContain(`Assets to upload: ${files.length} files (limit 20000;`);
+    const episodes = JSON.parse(readFileSync(path.join(site.distDir, "_api/index.json"), "utf8")).episodes.length;
+    expect(out).toContain(`Files per episode: ${Math.round((files.length / episodes) * 100) / 100} (${files.length} files for the ${episodes} episodes of the index)`);
     // (wrangler's "Read N files" line counts folders and ignored files too: not the upload count.)
     expect(out).toMatch(/Read \d+ files from the assets directory/);
     expect(out).toContain("env.RATE_LIMITER (RateLimitCounter)");

@@ -6,7 +6,7 @@ import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_FILES, episodeFile, SITE_FILES } from "../../src/shared/layout.ts";
-import { build, episode, HOSTS, script, tempDir, writeContent, type EpisodeSpec } from "../support/fixture.ts";
+import { build, episode, HOSTS, script, tempDir, timedScript, writeContent, type EpisodeSpec } from "../support/fixture.ts";
 
 let dir: string;
 let contentDir: string;
@@ -15,7 +15,8 @@ let dist: string;
 const specs: EpisodeSpec[] = Array.from({ length: 6 }, (_, i) => ({
   folder: `ep-${i}`,
   episode: episode({ episodeNumber: i + 1, title: `Episode <${i + 1}>` }),
-  script: script([["a", `Line one of ${i + 1}.`], ["b", "Line two."]]),
+  // Every other one timed: the timed forms' tags (BUILD_FILES.timedEtags) are part of what must match.
+  script: (i % 2 === 1 ? timedScript : script)([["a", `Line one of ${i + 1}.`], ["b", "Line two."]]),
 }));
 const draft: EpisodeSpec = { folder: "ep-draft", episode: episode({ episodeNumber: 50, status: "draft" }) };
 
@@ -36,6 +37,7 @@ async function expectEqualToClean(env: Record<string, string> = {}): Promise<voi
   const [got, want] = await Promise.all([filesOf(dist), filesOf(clean)]);
   // Among them the files written from all episodes, changed or not: the index and the list's bodies in one file.
   expect(want.has(BUILD_FILES.listBodies)).toBe(true);
+  expect(want.has(BUILD_FILES.timedEtags)).toBe(true);
   expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
   const differing = [...want].filter(([rel, bytes]) => !got.get(rel)!.equals(bytes)).map(([rel]) => rel);
   expect(differing).toEqual([]);
@@ -83,10 +85,24 @@ describe("incremental build", () => {
   });
 
   it("after an episode's script is edited, dist/ equals a clean build", async () => {
-    await writeFile(path.join(contentDir, "episodes", "ep-4", "script.json"), JSON.stringify(script([["b", "A new line."]])));
+    // Untimed before, timed now.
+    await writeFile(path.join(contentDir, "episodes", "ep-4", "script.json"), JSON.stringify(timedScript([["b", "A new line."]])));
     const r = await build(contentDir, dist);
     expect(log(r)).toMatch(/incremental build: 1 of 7 episodes changed/);
     expect(await readFile(path.join(dist, episodeFile("5", "transcript")), "utf8")).toBe(`${HOSTS.b}: A new line.\n`);
+    await expectEqualToClean();
+  });
+
+  it("after only the times of a script are edited, its forms' tags change and dist/ equals a clean build", async () => {
+    const tags = () => readFile(path.join(dist, BUILD_FILES.timedEtags));
+    const before = await tags();
+    const file = path.join(contentDir, "episodes", "ep-1", "script.json");
+    const timed = JSON.parse(await readFile(file, "utf8"));
+    timed.segments[1].end += 0.5;
+    await writeFile(file, JSON.stringify(timed));
+    const r = await build(contentDir, dist);
+    expect(log(r)).toMatch(/incremental build: 1 of 7 episodes changed/);
+    expect((await tags()).equals(before)).toBe(false);
     await expectEqualToClean();
   });
 

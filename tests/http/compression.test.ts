@@ -5,7 +5,6 @@
 // --compressed and Chromium, which list gzip before br and get br.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -13,7 +12,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { episode, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
-import { NO_LIMITS, sameBytes, TONE } from "../support/http.ts";
+import { NO_LIMITS, rawRequest, sameBytes, TONE, type RawReply } from "../support/http.ts";
 import { launchChromium } from "../browser/support/browser.ts";
 
 const run = promisify(execFile);
@@ -34,26 +33,10 @@ afterAll(async () => {
   await removeSite(site);
 });
 
-interface Raw {
-  status: number;
-  headers: Record<string, string>;
-  /** The bytes on the wire, still encoded. */
-  body: Buffer;
-}
+type Raw = RawReply;
 
 /** One request with exactly these headers (node:http adds no Accept-Encoding and decodes nothing). */
-function raw(path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${server.url}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+const raw = (path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> => rawRequest(server.url, path, headers, method);
 
 function decode(r: Raw): Buffer {
   const coding = r.headers["content-encoding"];

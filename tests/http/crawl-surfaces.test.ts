@@ -7,7 +7,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
-import { clock, episode, makeSite, PODCAST, removeSite, script, serveSite, type EpisodeSpec, type Site } from "../support/fixture.ts";
+import { clock, episode, makeSite, PODCAST, removeSite, script, serveSite, timedScript, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { call, expectCors, json, NO_LIMITS, type Reply } from "../support/http.ts";
 
 const API = "https://api.example.test";
@@ -23,7 +23,8 @@ const SCHEDULED_AT = NOW0 + HOUR;
 const scheduled = episode({ episodeNumber: 90, publishedAt: at(SCHEDULED_AT) });
 const draft = episode({ episodeNumber: 91, status: "draft", publishedAt: at(NOW0 - HOUR) });
 const specs: EpisodeSpec[] = [
-  ...published.map((e) => ({ episode: e, script: script() })),
+  // Timed: the llms.txt patterns of the timed forms answer with a real episode too.
+  ...published.map((e) => ({ episode: e, script: timedScript() })),
   { episode: unnumbered },
   { episode: scheduled, script: script() },
   { episode: draft, script: script() },

@@ -165,6 +165,29 @@ describe("checking a folder", { timeout: 60_000 }, () => {
     expect(out.stderr).toContain("warning: script.json: field 'chapters': Invalid input: expected array, received number (its script route will answer 422)");
   });
 
+  it("refuses timings that break a rule against the MP3's measured duration, naming the field; accepts the same script timed within it", async () => {
+    const c = await content("timings");
+    const timed = (lastEnd: number, secondChapter: number) => ({
+      chapters: [{ title: "Start", start: 0 }, { title: "Late", start: secondChapter }],
+      segments: [
+        { speaker: "a", text: "One.", start: 0, end: 1.5 },
+        { speaker: "b", text: "[laughs]", start: 9, end: 2 },
+        { speaker: "b", text: "Two.", start: 1.5, end: lastEnd },
+      ],
+    });
+    // The tone lasts 4 s; episode.json claims 100, which the measurement replaces.
+    const bad = await episodeFolder(c.dir, "late", { durationSeconds: 100 }, tone, { script: timed(5.5, 4) });
+    const line = failureLine(await publishCli([bad, "--dry-run"], c.env));
+    expect(line).toContain("script.json: field 'segments.2.end': 5.5 is more than 1 s past the audio's end (durationSeconds 4)");
+    expect(line).toContain("script.json: field 'chapters.1.start': 4 is not before the audio's end (durationSeconds 4)");
+    // The stage direction's own times (start after end) are dropped with it, never judged.
+    expect(line).not.toContain("segments.1");
+    const good = await episodeFolder(c.dir, "in-time", {}, tone, { script: timed(4.9, 2) });
+    const out = await publishCli([good, "--dry-run"], c.env);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).not.toContain("script.json");
+  });
+
   it("refuses a file that is not an MP3", async () => {
     const c = await content("not-mp3");
     const wav = path.join(c.dir, "tone.wav");

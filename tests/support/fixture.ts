@@ -56,6 +56,15 @@ export function script(lines: [speaker: string, text: string][] = [["a", "Hello.
   };
 }
 
+/** script() with times: each line two seconds, one after the other, and its chapter at the start. */
+export function timedScript(lines?: [speaker: string, text: string][]) {
+  const plain = script(lines);
+  return {
+    chapters: plain.chapters.map((c) => ({ ...c, start: 0 })),
+    segments: plain.segments.map((s, i) => ({ ...s, start: 2 * i, end: 2 * i + 2 })),
+  };
+}
+
 export async function tempDir(prefix: string): Promise<string> {
   await mkdir(TMP, { recursive: true });
   return mkdtemp(path.join(TMP, `${prefix}-`));

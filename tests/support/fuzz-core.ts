@@ -232,7 +232,7 @@ function target(r: Rng, s: FuzzSite): string {
     case 8:
       return `/v1/episodes/${e()}/script`;
     case 9:
-      return `/v1/episodes/${e()}/transcript`;
+      return `/v1/episodes/${e()}/${r.pick(["transcript", "transcript.vtt", "transcript.srt", "transcript.json", "chapters.json"])}`;
     case 10:
       return r.pick(["/v1/openapi.json", "/v1/openapi.json/", "/v1/openapi.yaml"]);
     case 11:
@@ -274,7 +274,7 @@ function target(r: Rng, s: FuzzSite): string {
     case 20:
       return r.pick(["/favicon.ico", "/robots.txt", "/.env", "/wp-login.php", "/%", "/%%", "/a%00b", "/%C0%AE%C0%AE/", "/\u00e9", "/?", "/#frag"]);
     case 21:
-      return `/v1/episodes/${e()}/${r.pick(["audio", "script", "transcript", "AUDIO", "audio.mp3", ""])}${listQuery(r, s)}`;
+      return `/v1/episodes/${e()}/${r.pick(["audio", "script", "transcript", "AUDIO", "audio.mp3", "", "transcript.VTT", "transcript.vtt/", "chapters", "chapters.json.br", "transcript.txt"])}${listQuery(r, s)}`;
     default:
       return r.pick(["/v1/episodes", `/v1/episodes/${e()}`, `/v1/episodes/${e()}/audio`]) + listQuery(r, s);
   }

@@ -2,6 +2,7 @@
 // envelope checks every error must pass, header comparison for HEAD, and a multipart/byteranges
 // parser (RFC 9110 §14.6) to check 206 bodies byte by byte.
 import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { expect } from "vitest";
 import { ROOT } from "./fixture.ts";
@@ -32,6 +33,27 @@ export async function call(base: string, pathAndQuery: string, init: RequestInit
   const res = await fetch(`${base}${pathAndQuery}`, { redirect: "manual", ...init });
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { res, status: res.status, headers: res.headers, bytes, text: new TextDecoder().decode(bytes) };
+}
+
+/** An answer as it came over the wire: lower-case headers, the body still in its content coding. */
+export interface RawReply {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** One request with exactly these headers: node:http adds no Accept-Encoding and decodes nothing (fetch does both). */
+export function rawRequest(base: string, pathAndQuery: string, headers: Record<string, string> = {}, method = "GET"): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${pathAndQuery}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
 }
 
 export function json<T = any>(reply: Reply): T {

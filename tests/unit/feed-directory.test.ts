@@ -13,6 +13,7 @@ import { episodeResourceOf } from "../../src/generate/episode.ts";
 import { APPLE_CATEGORIES } from "../../src/shared/apple-categories.ts";
 import { episodeFileSchema, podcastSchema } from "../../src/shared/schema/content.ts";
 import { UPDATE_FREQUENCIES } from "../../src/shared/update-frequency.ts";
+import { NOT_TIMED } from "../../src/shared/timed-etags.ts";
 import { appleFeedProblems } from "../support/apple-podcasts.ts";
 
 const ORIGINS = { baseUrl: "https://api.example.test", siteUrl: "https://www.example.test" };
@@ -57,7 +58,8 @@ function feedEpisode(n: number, over: Record<string, unknown> = {}, bytes: numbe
   const episode = episodeResourceOf(parsed, ORIGINS, `${ORIGINS.siteUrl}/media/${id}.mp3`);
   const p = Date.parse(parsed.publishedAt!);
   const entry = { id, n: parsed.episodeNumber, p, s: p, ref: String(n), title: parsed.title, domains: [], script: "ok" as const, transcript: true, audio: { key: `${id}.mp3`, bytes, etag: '"a"' } };
-  return { entry, episode };
+  // Untimed: the timed forms' tags are tests/http/timed.test.ts's.
+  return { entry, episode, timed: NOT_TIMED };
 }
 
 const EPISODES = [feedEpisode(3, { season: 2 }), feedEpisode(2, { season: 1 }), feedEpisode(1)];

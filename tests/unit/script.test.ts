@@ -57,7 +57,7 @@ describe("script resource", () => {
       { speaker: "Theo Park", text: "*clears throat* Hi." },
     ],
   };
-  const resource = scriptResourceOf(EP, file);
+  const resource = scriptResourceOf(EP, file).resource;
 
   it("segments keep speaking order, with display names and directions removed", () => {
     expect(resource.segments).toEqual([
@@ -87,16 +87,16 @@ describe("transcript (docs/api.md#get-v1episodesreftranscript)", () => {
         { speaker: "a", text: "First [laughs] line." },
         { speaker: "b", text: "Second line." },
       ],
-    });
+    }).resource;
     expect(transcriptOf(script)).toBe("Maya Chen: First line.\nTheo Park: Second line.\n");
   });
 
   it("is null when nothing is spoken", () => {
-    expect(transcriptOf(scriptResourceOf(EP, { chapters: [{ title: "x" }], segments: [{ speaker: "a", text: "[silence]" }] }))).toBeNull();
+    expect(transcriptOf(scriptResourceOf(EP, { chapters: [{ title: "x" }], segments: [{ speaker: "a", text: "[silence]" }] }).resource)).toBeNull();
   });
 
   it("never splits a turn over lines, because whitespace was collapsed", () => {
-    const script = scriptResourceOf(EP, { chapters: [], segments: [{ speaker: "a", text: "one\ntwo\r\nthree" }] });
+    const script = scriptResourceOf(EP, { chapters: [], segments: [{ speaker: "a", text: "one\ntwo\r\nthree" }] }).resource;
     expect(transcriptOf(script)).toBe("Maya Chen: one two three\n");
   });
 });

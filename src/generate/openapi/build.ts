@@ -6,6 +6,7 @@ import { encodeCursor } from "../../shared/cursor.ts";
 import { orderKeyOf } from "../../shared/order.ts";
 import { episodePage, type EpisodePage } from "../../shared/schema/api.ts";
 import type { IndexEntry } from "../../shared/schema/build-index.ts";
+import { renderTimed, TIMED_FORM_NAMES, TIMED_FORMS, type TimedPart } from "../../shared/timed.ts";
 import { buildOpenApiDocument, type ApiExamples, type Example } from "./document.ts";
 
 const label = (e: BuiltEpisode) => `Episode ${e.ref}: ${e.resource.title}`;
@@ -36,7 +37,9 @@ const EXAMPLE_SCAN = 200;
 export function examplesOf(site: Site, now: number): ApiExamples {
   const entries = site.index.episodes.filter((e) => e.p <= now);
   const wanted = new Set(entries.slice(0, EXAMPLE_SCAN));
-  const kinds: ((e: IndexEntry) => boolean)[] = [(e) => e.audio !== null, (e) => e.n === null, (e) => e.transcript];
+  const timedParts = new Map([...site.records.values()].map((r) => [r.id, r.timed]));
+  const timedIn = (part: TimedPart) => (e: IndexEntry) => timedParts.get(e.id)?.[part] != null;
+  const kinds: ((e: IndexEntry) => boolean)[] = [(e) => e.audio !== null, (e) => e.n === null, (e) => e.transcript, timedIn("segments"), timedIn("chapters")];
   for (const pick of kinds) {
     const found = entries.find(pick);
     if (found !== undefined) wanted.add(found);
@@ -47,12 +50,19 @@ export function examplesOf(site: Site, now: number): ApiExamples {
   const episodes = [withAudio ?? published[0], withoutNumber].filter((e): e is BuiltEpisode => e !== undefined);
   const scripted = published.find((e) => e.script !== null && e.transcript !== null);
   const numbered = published.find((e) => e.resource.episodeNumber !== null);
+  const timed: ApiExamples["timed"] = {};
+  for (const form of TIMED_FORM_NAMES) {
+    const from = published.find((e) => timedIn(TIMED_FORMS[form].part)(e.entry));
+    const body = from?.script ? renderTimed(form, from.script, from.resource.durationSeconds) : null;
+    if (body !== null) timed[form] = { summary: label(from!), value: body };
+  }
   return {
     discovery: site.discovery,
     pages: pagesOf(published, 2, 2),
     episodes: [...new Set(episodes)].map((e) => ({ summary: label(e), value: e.resource })),
     script: scripted ? { summary: label(scripted), value: scripted.script! } : null,
     transcript: scripted ? { summary: label(scripted), value: scripted.transcript! } : null,
+    timed,
     refs: {
       number: numbered ? String(numbered.resource.episodeNumber) : null,
       uuid: published[0]?.resource.id ?? null,

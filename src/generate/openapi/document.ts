@@ -8,6 +8,7 @@ import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMI
 import { PARAMETERS, type ParameterName } from "../../shared/parameters.ts";
 import { DOCUMENTED, type Operation } from "../../shared/routes.ts";
 import type { DiscoveryDocument, EpisodePage, EpisodeResource, ScriptResource } from "../../shared/schema/api.ts";
+import type { TimedForm } from "../../shared/timed.ts";
 import { HEADERS, rateLimitHeaders, type HeaderName, type HeaderObject } from "./headers.ts";
 import { componentParameters } from "./parameters.ts";
 import { componentSchemas, ref, type JsonSchema } from "./schemas.ts";
@@ -26,6 +27,8 @@ export interface ApiExamples {
   episodes: Example<EpisodeResource>[];
   script: Example<ScriptResource> | null;
   transcript: Example<string> | null;
+  /** The timed forms of a timed episode, rendered as the shim renders them (src/shared/timed.ts). */
+  timed: Partial<Record<TimedForm, Example<string>>>;
   refs: { number: string | null; uuid: string | null; domain: string | null };
 }
 
@@ -58,6 +61,10 @@ const GROUP_NAMES: Record<string, string> = {
   "listEpisodes 400": "InvalidListQuery",
   "getEpisodeScript 404": "ScriptNotFound",
   "getEpisodeTranscript 404": "TranscriptNotFound",
+  "getEpisodeTranscriptVtt 404": "TranscriptNotFound",
+  "getEpisodeTranscriptSrt 404": "TranscriptNotFound",
+  "getEpisodeTranscriptJson 404": "TranscriptNotFound",
+  "getEpisodeChapters 404": "ChaptersNotFound",
 };
 
 /** A documented route of the route table (src/shared/routes.ts): its canonical path and operation. */
@@ -140,6 +147,20 @@ function examplesOf<T>(list: Example<T>[]): Obj | undefined {
   return out;
 }
 
+/** A timed form's example, parsed when the form is JSON. */
+function timedExamples(ex: ApiExamples, form: TimedForm, parse: boolean): Obj | undefined {
+  const example = ex.timed[form];
+  if (example === undefined) return undefined;
+  return examplesOf([{ summary: example.summary, value: parse ? (JSON.parse(example.value) as unknown) : example.value }]);
+}
+
+/** The text bodies: the transcript's media type and its example, or a timed form's. */
+const TEXT_BODIES = {
+  "text/plain": { name: "Transcript", example: (ex: ApiExamples) => examplesOf(ex.transcript ? [ex.transcript] : []) },
+  "text/vtt": { name: "TranscriptVtt", example: (ex: ApiExamples) => timedExamples(ex, "vtt", false) },
+  "application/x-subrip": { name: "TranscriptSrt", example: (ex: ApiExamples) => timedExamples(ex, "srt", false) },
+} as const;
+
 function successContent(route: Route, ex: ApiExamples): Obj {
   const media = (schema: JsonSchema, examples: Obj | undefined) => (examples === undefined ? { schema } : { schema, examples });
   switch (route.body.kind) {
@@ -154,11 +175,13 @@ function successContent(route: Route, ex: ApiExamples): Obj {
               ? examplesOf(ex.episodes)
               : name === "Script"
                 ? examplesOf(ex.script ? [ex.script] : [])
-                : undefined;
+                : name === "JsonTranscript"
+                  ? timedExamples(ex, "json", true)
+                  : timedExamples(ex, "chapters", true);
       return { "application/json": media(ref(name), examples) };
     }
     case "text":
-      return { "text/plain": media({ type: "string" }, examplesOf(ex.transcript ? [ex.transcript] : [])) };
+      return { [route.body.media]: media({ type: "string" }, TEXT_BODIES[route.body.media].example(ex)) };
     case "audio":
       return { "audio/mpeg": { schema: { type: "string", contentMediaType: "audio/mpeg" } } };
     case "openapi":
@@ -210,7 +233,8 @@ function operation(b: Builder, route: Route, method: "get" | "head", ex: ApiExam
   const audio = route.body.kind === "audio";
   const audioHeaders: HeaderName[] = audio ? ["AcceptRanges", "ContentDisposition"] : [];
   const responses: Record<string, Obj> = {};
-  const okName = { json: route.body.kind === "json" ? route.body.schema : "", text: "Transcript", audio: "Audio", openapi: "OpenApiDocument" }[route.body.kind];
+  const body = route.body;
+  const okName = body.kind === "json" ? body.schema : body.kind === "text" ? TEXT_BODIES[body.media].name : body.kind === "audio" ? "Audio" : "OpenApiDocument";
   responses["200"] = b.response(okName, {
     description: audio ? "The whole MP3 (also the answer to a Range that is invalid, or whose If-Range does not match)." : "OK.",
     headers: b.headersOf(route.bucket, "required", ["ETag", ...audioHeaders]),
@@ -325,7 +349,7 @@ export function buildOpenApiDocument(input: OpenApiInput): Obj {
       { name: "Discovery", description: "What the API offers: the discovery document and this description." },
       { name: "Episodes", description: "Published episodes: the paginated list and single episodes." },
       { name: "Audio", description: "Episode MP3s, with Range requests and descriptive download names." },
-      { name: "Scripts", description: "Structured dialogue scripts and plain-text transcripts." },
+      { name: "Scripts", description: "Structured dialogue scripts, transcripts (plain text, and timed as WebVTT, SubRip and Podcasting 2.0 JSON) and timed chapters." },
     ],
     paths,
     components: {

@@ -79,11 +79,17 @@ export const episodeResource = z
   .describe("A published episode");
 export type EpisodeResource = z.infer<typeof episodeResource>;
 
+/** Seconds from the start of the audio, to the millisecond. */
+const seconds = z.number().min(0);
+
 export const scriptChapter = z
   .object({
     title: z.string(),
     summary: z.string().optional(),
     takeaways: z.array(z.string()).optional(),
+    start: seconds
+      .optional()
+      .describe("Where the chapter starts in the audio, in seconds (to the millisecond). Present on every chapter when the chapters are timed, on none otherwise"),
   })
   .describe("An editorial chapter");
 
@@ -91,6 +97,10 @@ export const scriptSegment = z
   .object({
     speaker: z.string().describe("Display name of the host speaking"),
     text: z.string().describe("The spoken line, stage directions removed"),
+    start: seconds
+      .optional()
+      .describe("When the turn starts in the audio, in seconds (to the millisecond). Present, with `end`, on every segment when the segments are timed, on none otherwise"),
+    end: seconds.optional().describe("When the turn ends in the audio, in seconds (to the millisecond); after `start`"),
   })
   .describe("One spoken turn");
 
@@ -105,6 +115,41 @@ export const scriptResource = z
   })
   .describe("The structured dialogue script of an episode");
 export type ScriptResource = z.infer<typeof scriptResource>;
+
+export const jsonTranscriptSegment = z
+  .object({
+    speaker: z.string().describe("Display name of the host speaking"),
+    startTime: seconds.describe("When the turn starts, in seconds"),
+    endTime: seconds.describe("When the turn ends, in seconds"),
+    body: z.string().describe("The spoken line, stage directions removed"),
+  })
+  .describe("One spoken turn of a JSON transcript");
+
+export const jsonTranscript = z
+  .object({
+    version: z.literal("1.0.0").describe("Version of the Podcasting 2.0 JSON transcript format"),
+    segments: z.array(jsonTranscriptSegment).describe("Spoken turns, in speaking order"),
+  })
+  .describe("A timed transcript in the Podcasting 2.0 JSON transcript format (podcast namespace, transcript.md)");
+export type JsonTranscript = z.infer<typeof jsonTranscript>;
+
+export const jsonChapter = z
+  .object({
+    startTime: seconds.describe("Where the chapter starts, in seconds"),
+    title: z.string(),
+    endTime: seconds
+      .optional()
+      .describe("Where the chapter ends, in seconds: the next chapter's start; for the last chapter the audio's duration, absent when it is not known"),
+  })
+  .describe("One chapter of a JSON chapters document");
+
+export const jsonChapters = z
+  .object({
+    version: z.literal("1.2.0").describe("Version of the Podcasting 2.0 JSON chapters format"),
+    chapters: z.array(jsonChapter).describe("Chapters, in order of their start"),
+  })
+  .describe("Timed chapters in the Podcasting 2.0 JSON chapters format (podcast namespace, jsonChapters.md)");
+export type JsonChapters = z.infer<typeof jsonChapters>;
 
 export const pagination = z
   .object({
@@ -158,6 +203,10 @@ export const discoveryDocument = z
         self: uri.describe("This document"),
         episodes: uri.describe("The episode list"),
         episode: z.string().describe("URI template of one episode: {base_url}/v1/episodes/{ref}, ref a UUID or an episode number"),
+        transcriptVtt: z.string().describe("URI template of an episode's timed transcript as WebVTT: {base_url}/v1/episodes/{ref}/transcript.vtt"),
+        transcriptSrt: z.string().describe("URI template of an episode's timed transcript as SubRip: {base_url}/v1/episodes/{ref}/transcript.srt"),
+        transcriptJson: z.string().describe("URI template of an episode's timed transcript as Podcasting 2.0 JSON: {base_url}/v1/episodes/{ref}/transcript.json"),
+        chapters: z.string().describe("URI template of an episode's timed chapters as Podcasting 2.0 JSON chapters: {base_url}/v1/episodes/{ref}/chapters.json"),
         openapi: uri.describe("The OpenAPI 3.1 description"),
         license: uri.describe("The usage terms"),
         site: uri.describe("The public site"),

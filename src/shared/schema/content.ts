@@ -102,14 +102,22 @@ export const episodeFileSchema = z.strictObject({
 });
 export type EpisodeFile = z.infer<typeof episodeFileSchema>;
 
+/**
+ * A time in the audio: seconds from its start, a number >= 0 (kept to the millisecond). Whether a
+ * script's times hold together (every spoken segment timed, in order, within the audio) is not a
+ * matter of shape: src/generate/timings.ts judges it, and a script that fails only warns.
+ */
+const seconds = z.number().min(0);
+
 export const scriptFileSchema = z.strictObject({
   chapters: z.array(
     z.strictObject({
       title: z.string().min(1),
       summary: z.string().optional(),
       takeaways: z.array(z.string()).optional(),
+      start: seconds.optional(),
     }),
   ),
-  segments: z.array(z.strictObject({ speaker: z.string().min(1), text: z.string() })),
+  segments: z.array(z.strictObject({ speaker: z.string().min(1), text: z.string(), start: seconds.optional(), end: seconds.optional() })),
 });
 export type ScriptFile = z.infer<typeof scriptFileSchema>;

@@ -27,7 +27,7 @@ const TRANSPORT = new Set([
 ]);
 
 /** Media types whose body the checker parses; the others (audio) are checked by length only. */
-const TEXTUAL = new Set(["application/json", "text/plain"]);
+const TEXTUAL = new Set(["application/json", "text/plain", "text/vtt", "application/x-subrip"]);
 
 export interface Exchange {
   method: string;
