@@ -9,7 +9,7 @@
 import { episodeFile } from "../src/shared/layout.ts";
 import type { EpisodeResource, ScriptResource } from "../src/shared/schema/api.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
-import { renderTimed, TIMED_FORMS, type TimedForm, type TimedPart } from "../src/shared/timed.ts";
+import { formEtag, renderTimed, TIMED_FORMS, type TimedForm, type TimedPart } from "../src/shared/timed.ts";
 import { bodyResponse, CACHE, errorResponse, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
 import { ByteLru } from "./lru.ts";
 import type { AssetStore, Compress } from "./ports.ts";
@@ -68,8 +68,9 @@ export function createTimedRoutes(deps: TimedRoutesDeps): Record<TimedRouteId, R
     return (req: ShimRequest, ctx: ResponseContext, at: RouteArgs) => {
       const entry = deps.episodeAt(ctx, at.params.ref!);
       if ("status" in entry) return entry;
-      const tag = deps.tagOf(entry, part);
-      if (tag === null) return errorResponse(ctx, unavailable);
+      const partTag = deps.tagOf(entry, part);
+      if (partTag === null) return errorResponse(ctx, unavailable);
+      const tag = formEtag(partTag, form);
       const key = `${form}${tag}`;
       const found = rendered.get(key);
       if (found !== undefined) return bodyResponse(req, ctx, found.body, tag, type, CACHE.resource);
