@@ -25,9 +25,16 @@ export class Refusal {
 
 /** One refusal per code without a parameter: refusing allocates nothing on the request path. */
 const PLAIN = Object.fromEntries((Object.keys(ERRORS) as ErrorCode[]).map((code) => [code, new Refusal(code)])) as Record<ErrorCode, Refusal>;
+/** One per code and parameter too: callers name parameters of the route table (a bounded set), never request text. */
+const NAMED = new Map<ErrorCode, Map<string, Refusal>>();
 
 export function refusal(code: ErrorCode, parameter?: string): Refusal {
-  return parameter === undefined ? PLAIN[code] : new Refusal(code, parameter);
+  if (parameter === undefined) return PLAIN[code];
+  let byName = NAMED.get(code);
+  if (byName === undefined) NAMED.set(code, (byName = new Map()));
+  let made = byName.get(parameter);
+  if (made === undefined) byName.set(parameter, (made = new Refusal(code, parameter)));
+  return made;
 }
 
 /** The API's envelope, with members a surface may add (MCP's retryAfter). */

@@ -647,14 +647,15 @@ describe("rate limits: each tool call and resource read counts once in the metad
 
 describe("no request inside the process", () => {
   // The router is the shim's only way from a path to a route: spied on in this process (the Node
-  // server runs in it), a tool call or a resource read consults it once, for POST /mcp itself.
+  // server runs in it), a tool call or a resource read consults it only for POST /mcp itself. With
+  // a request forged inside, it would also match the API path read (e.g. /v1/episodes/10).
   it.skipIf(process.env.SHIM_TARGET === "edge")("consults the router only for POST /mcp: never for the API paths a tool or resource reads", async () => {
     await uriOf("episode", 1);
     const match = vi.spyOn(Router.prototype, "match");
     try {
       // The spy sees the server's routing: a GET of the API is matched by its path.
       await call(server.url, "/v1/episodes/1/script");
-      expect(match.mock.calls.map(([path]) => path)).toEqual(["/v1/episodes/1/script"]);
+      expect(match.mock.calls.map(([path]) => path)).toContain("/v1/episodes/1/script");
       const steps: (() => Promise<unknown>)[] = [
         () => tool("list_episodes", { limit: 3 }),
         () => tool("search_episodes", { query: MOMENT }),
@@ -670,7 +671,10 @@ describe("no request inside the process", () => {
       for (const [i, step] of steps.entries()) {
         match.mockClear();
         await step();
-        expect(match.mock.calls.map(([path]) => path), `step ${i}`).toEqual(["/mcp"]);
+        // POST /mcp itself, and nothing else (a client may also try GET /mcp for a stream, once).
+        const paths = match.mock.calls.map(([path]) => path);
+        expect(paths.length, `step ${i}`).toBeGreaterThan(0);
+        expect(new Set(paths), `step ${i}: ${paths.join(" ")}`).toEqual(new Set(["/mcp"]));
       }
     } finally {
       match.mockRestore();
