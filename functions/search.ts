@@ -13,7 +13,8 @@
 // transcript are read for those candidates and the results only. A result whose transcript is timed
 // and holds the hit also gets the moment: the turn where it is said, read from its script, for the
 // results only.
-import { episodeFile, SEARCH_FILES, type SearchMeta } from "../src/shared/layout.ts";
+import { episodeFile, SEARCH_FILES } from "../src/shared/layout.ts";
+import { decodeDocLengths, forEachPosting, parseShard, SEARCH_FORMAT_VERSION, type SearchMeta, type Shard } from "../src/shared/search-format.ts";
 import { momentUrl } from "../src/shared/links.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import type { EpisodeResource, ScriptResource } from "../src/shared/schema/api.ts";
@@ -35,7 +36,6 @@ import type { EpisodeIndex } from "./episode-index.ts";
 import { ByteLru } from "./lru.ts";
 import type { AssetStore } from "./ports.ts";
 import { transcriptLine, type Turn } from "../src/shared/transcript.ts";
-import { readVarint } from "../src/shared/varint.ts";
 
 export type { SearchResult };
 
@@ -66,33 +66,7 @@ const ONCE = { keep: false } as const;
 /** The index is missing or disagrees with the episode index: the deployment is incomplete. */
 export class SearchUnavailable extends Error {}
 
-interface Shard {
-  bytes: Uint8Array;
-  /** term → [offset of its postings in bytes, their length, df]. */
-  terms: Map<string, [number, number, number]>;
-}
-
 const decoder = new TextDecoder();
-
-export function parseShard(bytes: Uint8Array): Shard {
-  const at = { pos: 0 };
-  const count = readVarint(bytes, at);
-  const entries: [string, number, number][] = [];
-  for (let i = 0; i < count; i++) {
-    const len = readVarint(bytes, at);
-    const term = decoder.decode(bytes.subarray(at.pos, at.pos + len));
-    at.pos += len;
-    const df = readVarint(bytes, at);
-    entries.push([term, df, readVarint(bytes, at)]);
-  }
-  const terms = new Map<string, [number, number, number]>();
-  let offset = at.pos;
-  for (const [term, df, length] of entries) {
-    terms.set(term, [offset, length, df]);
-    offset += length;
-  }
-  return { bytes, terms };
-}
 
 const WORD_HEAD = /^[\p{L}\p{N}\p{M}]+/u;
 const WORD_TAIL = /[\p{L}\p{N}\p{M}]+$/u;
@@ -163,11 +137,8 @@ export class EpisodeSearch {
       if (metaFile === null || docsFile === null) throw new SearchUnavailable("search index missing");
       const meta = JSON.parse(decoder.decode(metaFile.body)) as SearchMeta;
       // docNo is a position in the episode index: both must come from the same build.
-      if (meta.version !== 1 || meta.docs !== this.#index.size || docsFile.body.byteLength !== meta.docs * 4) {
-        throw new SearchUnavailable("search index does not match the episode index");
-      }
-      const view = new DataView(docsFile.body.buffer, docsFile.body.byteOffset, docsFile.body.byteLength);
-      const lengths = Uint32Array.from({ length: meta.docs }, (_, i) => view.getUint32(i * 4, true));
+      const lengths = meta.version === SEARCH_FORMAT_VERSION && meta.docs === this.#index.size ? decodeDocLengths(docsFile.body, meta.docs) : null;
+      if (lengths === null) throw new SearchUnavailable("search index does not match the episode index");
       // touched: the documents a query matched, at most every one. Preallocated like the scores: a
       // growing array of up to 100,000 numbers made ~2 MB of garbage per query of common words.
       return { meta, lengths, scores: new Float64Array(meta.docs), matched: new Uint8Array(meta.docs), touched: new Uint32Array(meta.docs) };
@@ -205,15 +176,11 @@ export class EpisodeSearch {
       if (entry === undefined) return;
       const [offset, length, df] = entry;
       const idf = Math.log(1 + (meta.docs - df + 0.5) / (df + 0.5));
-      const at = { pos: offset };
-      let doc = 0;
-      while (at.pos < offset + length) {
-        doc += readVarint(shard.bytes, at);
-        const tf = readVarint(shard.bytes, at);
+      forEachPosting(shard.bytes, offset, length, (doc, tf) => {
         if (matched[doc] === 0) touched[count++] = doc;
         matched[doc]!++;
         scores[doc]! += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[doc]!) / meta.avgLength));
-      }
+      });
     });
     const phrase = tokens.length > 1 ? tokens : null;
     // Only the best few are ever looked at: selected with a bounded heap, not by sorting every match.

@@ -5,9 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { EpisodeIndex } from "../../functions/episode-index.ts";
 import type { Asset, AssetStore, GetOptions } from "../../functions/ports.ts";
-import { EpisodeSearch, parseShard, snippetOf, topOf, turnOf } from "../../functions/search.ts";
-import { MAX_SHARDS, SearchIndexBuilder } from "../../src/generate/search-index.ts";
-import { episodeFile, SEARCH_FILES, type SearchMeta } from "../../src/shared/layout.ts";
+import { EpisodeSearch, snippetOf, topOf, turnOf } from "../../functions/search.ts";
+import { SearchIndexBuilder } from "../../src/generate/search-index.ts";
+import { MAX_SHARDS, parseShard, type SearchMeta } from "../../src/shared/search-format.ts";
+import { episodeFile, SEARCH_FILES } from "../../src/shared/layout.ts";
 import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
 import { foldText, MAX_TOKEN_LENGTH, phrasePattern, searchDocOf, shardOf, tokenize } from "../../src/shared/search-tokens.ts";
 
