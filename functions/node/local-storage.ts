@@ -1,6 +1,5 @@
 // The `local` audio backend: MP3 files in a folder (dist/media, copied there by the build).
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { AudioObject, AudioStorage } from "../ports.ts";
@@ -31,7 +30,11 @@ export class LocalAudioStorage implements AudioStorage {
   async read(key: string, first: number, last: number, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
     const file = this.file(key);
     if (file === null) throw new Error("invalid storage key");
-    const stream = createReadStream(file, { start: first, end: last, signal, highWaterMark: 64 * 1024 });
+    // Opened before the stream is handed back: it reads this file to its end, even when a later
+    // build replaces or removes it (builds never write over a file: src/generate/new-file.ts), and
+    // the server lets the build go once the request has its answer (./live-build.ts).
+    const handle = await open(file, "r");
+    const stream = handle.createReadStream({ start: first, end: last, signal, highWaterMark: 64 * 1024 });
     // An abort is the client hanging up: not an error worth reporting.
     stream.on("error", () => {});
     return Readable.toWeb(stream) as ReadableStream<Uint8Array>;
