@@ -38,12 +38,12 @@ interface Generation extends LoadedBuild {
 /** How often the pointer is looked at besides the watch (a file system without change events). */
 const POLL_MS = 2_000;
 
-/** The folder `pointer` names now: a build's folder, or `pointer` itself when it is a folder. */
-function folderOf(pointer: string): string {
+/** The folder `pointer` names now: a build's folder, or `pointer` itself when it is a folder; null when none. */
+function folderOf(pointer: string): string | null {
   try {
     return realpathSync.native(pointer);
   } catch {
-    return pointer; // no build yet: loading it names the file that is missing
+    return null;
   }
 }
 
@@ -94,6 +94,11 @@ export class LiveBuild implements Shim {
     const self = { name: `${process.pid}-${randomUUID().slice(0, 8)}`, recordable: true };
     for (;;) {
       const folder = folderOf(pointer);
+      if (folder === null) {
+        // No build: loading throws, naming the file that is missing (or, made meanwhile, look again).
+        (await load(pointer)).close();
+        continue;
+      }
       // Said before it is read, so that no build reuses it meanwhile; read only if `pointer` still
       // names it (a build may have switched between the look and the record).
       LiveBuild.#write(pointer, self, { pid: process.pid, serving: folder, holding: [folder], taking: null, failed: null }, log);
@@ -171,7 +176,7 @@ export class LiveBuild implements Shim {
 
   async #takeUp(): Promise<void> {
     const folder = folderOf(this.#pointer);
-    if (folder === this.#current.folder || folder === this.#failed?.folder) return;
+    if (folder === null || folder === this.#current.folder || folder === this.#failed?.folder) return;
     this.#taking = folder;
     this.#record();
     if (folderOf(this.#pointer) !== folder) {

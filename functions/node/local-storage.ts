@@ -1,10 +1,14 @@
 // The `local` audio backend: MP3 files in a folder (dist/media, copied there by the build).
-import { open, stat } from "node:fs/promises";
+import { createReadStream, open } from "node:fs";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { promisify } from "node:util";
 import type { AudioObject, AudioStorage } from "../ports.ts";
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** fs.open as a promise; the stream closes the descriptor itself (a FileHandle's close was still pending after a thousand hang-ups). */
+const openFile = promisify(open);
 
 export class LocalAudioStorage implements AudioStorage {
   private readonly dir: string;
@@ -33,8 +37,8 @@ export class LocalAudioStorage implements AudioStorage {
     // Opened before the stream is handed back: it reads this file to its end, even when a later
     // build replaces or removes it (builds never write over a file: src/generate/new-file.ts), and
     // the server lets the build go once the request has its answer (./live-build.ts).
-    const handle = await open(file, "r");
-    const stream = handle.createReadStream({ start: first, end: last, signal, highWaterMark: 64 * 1024 });
+    const fd = await openFile(file, "r");
+    const stream = createReadStream(file, { fd, start: first, end: last, signal, highWaterMark: 64 * 1024 });
     // An abort is the client hanging up: not an error worth reporting.
     stream.on("error", () => {});
     return Readable.toWeb(stream) as ReadableStream<Uint8Array>;
