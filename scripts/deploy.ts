@@ -7,6 +7,7 @@ import { rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { assetFileLimit } from "../src/generate/config.ts";
 import { ASSETS_IGNORE, fileBudgetProblem, uploadFiles } from "../src/generate/file-budget.ts";
+import { liveFolderOf } from "../src/shared/node-builds.ts";
 import { bundleWorker, ROOT } from "./bundle-worker.ts";
 
 // The counting rule lives with the build, which fails past the same limit (src/generate/file-budget.ts).
@@ -35,24 +36,26 @@ export async function deploy(opts: DeployOptions): Promise<void> {
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
   if (opts.build) await run("npm", ["run", "build"], env);
 
+  // The build dist names now, by its own folder: a build finishing meanwhile switches dist, not this deploy's files.
+  const distDir = liveFolderOf(opts.distDir) ?? opts.distDir;
   const limit = assetFileLimit(env);
-  const files = await uploadFiles(opts.distDir);
+  const files = await uploadFiles(distDir);
   console.log(`Assets to upload: ${files.length} files (limit ${limit}; ${ASSETS_IGNORE.join(", ")} not uploaded)`);
   const problem = fileBudgetProblem(files.length, limit);
   if (problem !== null) throw new Error(problem);
   for (const rel of files) {
-    const { size } = await stat(path.join(opts.distDir, rel));
+    const { size } = await stat(path.join(distDir, rel));
     if (size > ASSET_FILE_MAX_BYTES) throw new Error(`${rel} is ${size} bytes: Workers static assets take at most ${ASSET_FILE_MAX_BYTES} bytes per file`);
   }
 
   const worker = await bundleWorker();
   console.log(`Worker bundle: ${path.relative(ROOT, worker.file)} (${(worker.bytes / 1024).toFixed(1)} KiB)`);
 
-  const ignoreFile = path.join(opts.distDir, ".assetsignore");
+  const ignoreFile = path.join(distDir, ".assetsignore");
   await writeFile(ignoreFile, `${ASSETS_IGNORE.join("\n")}\n`);
   try {
     const wrangler = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
-    const args = ["deploy", worker.file, "--no-bundle", "--config", path.join(ROOT, "wrangler.jsonc"), "--assets", opts.distDir];
+    const args = ["deploy", worker.file, "--no-bundle", "--config", path.join(ROOT, "wrangler.jsonc"), "--assets", distDir];
     if (opts.dryRun) args.push("--dry-run", "--outdir", opts.outDir);
     await run(process.execPath, [wrangler, ...args], env);
   } finally {
