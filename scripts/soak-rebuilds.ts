@@ -3,8 +3,6 @@
 // heap, active handles and open file descriptors (all of them, and those under the builds'
 // folder). A server that leaks per swap grows with the count; a flat one does not. Not in CI.
 //
-//   npm run soak:rebuilds -- [--rebuilds N] [--episodes E] [--concurrency C] [--flip] [--keep]
-//
 // Each rebuild edits one episode's title and script and runs the real build (`astro build --outDir
 // <dir>/dist`, as `npm run build`), which switches `dist` and waits for the server to take it up
 // (docs/architecture.md#the-build). --flip switches `dist` between two builds instead: the
@@ -12,56 +10,27 @@
 import { readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { cp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { buildsFolderOf, liveFolderOf, pointTo, serverRecords } from "../src/shared/node-builds.ts";
-import { build, episode, makeSite, script, type EpisodeSpec } from "../tests/support/fixture.ts";
-import { startFuzzServer, type ServerSample } from "../tests/support/fuzz-server.ts";
-import { TONE } from "../tests/support/http.ts";
+import type { EpisodeSpec } from "../tests/support/fixture.ts";
+import type { ServerSample } from "../tests/support/fuzz-server.ts";
+import { command, type Values } from "./cli.ts";
 
-const USAGE = `usage: npm run soak:rebuilds -- [--rebuilds N] [--episodes E] [--concurrency C] [--flip] [--keep]
-  --rebuilds N     swaps to sample (default 100)
-  --episodes E     episodes of the site (default 20)
-  --concurrency C  clients asking without pause meanwhile (default 4)
-  --flip           switch dist between two builds instead of building again each time
-  --keep           keep the site's folder (tests/.tmp/soak-rebuilds-*) at the end`;
+const SOAK_REBUILDS = command({
+  name: "soak:rebuilds",
+  usage: ["npm run soak:rebuilds -- [options]", "node scripts/soak-rebuilds.ts [options]"],
+  about: `A Node server taking up build after build while clients keep asking, sampled after each swap
+(RSS, heap, handles, open files), then a verdict: FLAT (exit 0) or GROWING (exit 1).`,
+  options: {
+    rebuilds: { type: "integer", min: 1, default: 100, help: "swaps to sample" },
+    episodes: { type: "integer", min: 1, default: 20, help: "episodes of the site" },
+    concurrency: { type: "integer", min: 0, default: 4, help: "clients asking without pause meanwhile" },
+    flip: { type: "boolean", help: "switch dist between two builds instead of building again each time" },
+    keep: { type: "boolean", help: "keep the site's folder (tests/.tmp/soak-rebuilds-*) at the end" },
+  },
+  examples: ["npm run soak:rebuilds -- --rebuilds 10", "npm run soak:rebuilds -- --flip --rebuilds 500"],
+});
 
-interface Options {
-  rebuilds: number;
-  episodes: number;
-  concurrency: number;
-  flip: boolean;
-  keep: boolean;
-}
-
-function options(argv: string[]): Options {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      rebuilds: { type: "string", default: "100" },
-      episodes: { type: "string", default: "20" },
-      concurrency: { type: "string", default: "4" },
-      flip: { type: "boolean", default: false },
-      keep: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  const whole = (name: string, text: string, min: number) => {
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got '${text}'`);
-    return n;
-  };
-  return {
-    rebuilds: whole("rebuilds", values.rebuilds, 1),
-    episodes: whole("episodes", values.episodes, 1),
-    concurrency: whole("concurrency", values.concurrency, 0),
-    flip: values.flip,
-    keep: values.keep,
-  };
-}
+type Options = Values<typeof SOAK_REBUILDS.spec.options>;
 
 const MiB = 1024 * 1024;
 
@@ -173,17 +142,9 @@ async function main(o: Options): Promise<number> {
   return verdict === "FLAT" && failures === 0 ? 0 : 1;
 }
 
-let opts: Options;
-try {
-  opts = options(process.argv.slice(2));
-} catch (e) {
-  console.error(`soak:rebuilds: ${(e as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
-main(opts).then(
-  (code) => process.exit(code),
-  (e: Error) => {
-    console.error(`soak:rebuilds: ${e.stack ?? e.message}`);
-    process.exit(1);
-  },
-);
+const opts = SOAK_REBUILDS.parse().values;
+// The fixtures and the server load after the options: --help answers at once.
+const { build, episode, makeSite, script } = await import("../tests/support/fixture.ts");
+const { startFuzzServer } = await import("../tests/support/fuzz-server.ts");
+const { TONE } = await import("../tests/support/http.ts");
+void SOAK_REBUILDS.run(() => main(opts));
