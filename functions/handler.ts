@@ -14,36 +14,25 @@ import { METHODS, rateLimitsOf, type RouteId } from "../src/shared/routes.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import { TimedEtagTable, type TimedEtags } from "../src/shared/timed-etags.ts";
 import type { TimedPart } from "../src/shared/timed.ts";
-import { audioRedirect, audioResponse, type AudioTarget } from "./audio.ts";
-import type { ShimConfig } from "./config.ts";
-import { contentTypeOf } from "./content-type.ts";
-import type { EpisodeIndex } from "./episode-index.ts";
-import { createEpisodeRoutes } from "./episode-routes.ts";
-import { contentDisposition } from "./filename.ts";
-import {
-  bodyResponse,
-  CACHE,
-  errorPage,
-  errorResponse,
-  licenseLink,
-  preflightResponse,
-  responseContext,
-  TYPES,
-  type ResponseContext,
-  type ShimRequest,
-  type ShimResponse,
-} from "./http.ts";
-import { Refusal, type ApiReads } from "./api-reads.ts";
-import { createMcpRoute } from "./mcp.ts";
-import type { BufferPool } from "./buffer-pool.ts";
+import { audioRedirect, audioResponse, type AudioTarget } from "./routes/audio.ts";
+import type { ShimConfig } from "../src/shared/config.ts";
+import { contentTypeOf } from "../src/shared/media-types.ts";
+import type { EpisodeIndex } from "./data/episode-index.ts";
+import { createEpisodeRoutes } from "./routes/episodes.ts";
+import { contentDisposition } from "./http/filename.ts";
+import { bodyResponse, CACHE, errorPage, errorResponse, licenseLink, preflightResponse, responseContext, type ResponseContext, type ShimRequest, type ShimResponse } from "./http/response.ts";
+import { TYPES } from "../src/shared/media-types.ts";
+import { Refusal, type ApiReads } from "./routes/api-reads.ts";
+import { createMcpRoute } from "./routes/mcp.ts";
+import type { BufferPool } from "./data/buffer-pool.ts";
 import type { Asset, AssetStore, AudioStorage, Compress, EtagFunction, ListBodies, RateLimitStore } from "./ports.ts";
 import { isPending, thenOrNow } from "./pending.ts";
-import { composedAsset } from "./representations.ts";
-import { RateLimiter, type RateDecision } from "./rate-limit.ts";
+import { composedAsset } from "./http/representations.ts";
+import { RateLimiter, type RateDecision } from "./limits/rate-limit.ts";
 import { Router, type RouteArgs, type RouteHandler } from "./router.ts";
-import { createSiteRoutes } from "./site-routes.ts";
-import { createSurfaceRoutes } from "./surface-routes.ts";
-import { createTimedRoutes } from "./timed-routes.ts";
+import { createSiteRoutes } from "./routes/site.ts";
+import { createSurfaceRoutes } from "./routes/surfaces.ts";
+import { createTimedRoutes } from "./routes/timed.ts";
 
 export interface ShimDeps {
   config: ShimConfig;

@@ -68,7 +68,7 @@ export interface AudioStorage {
 export type EtagFunction = (bytes: Uint8Array) => string | Promise<string>;
 
 /**
- * Compresses a body composed at request time, once (functions/representations.ts composedAsset):
+ * Compresses a body composed at request time, once (functions/http/representations.ts composedAsset):
  * node:zlib on Node (functions/node/compress.ts). Absent at the edge, where the runtime encodes
  * what the Worker marks with Content-Encoding.
  */
@@ -84,7 +84,7 @@ export interface RateLimitHit {
 export interface RateLimitStore {
   /**
    * Counts one request for `key` in a fixed window of `windowMs` starting at its first request.
-   * A store in the process's memory answers at once, without a promise (functions/rate-limit.ts).
+   * A store in the process's memory answers at once, without a promise (functions/limits/rate-limit.ts).
    */
   hit(key: string, windowMs: number, now: number): RateLimitHit | Promise<RateLimitHit>;
 }

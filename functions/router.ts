@@ -2,13 +2,13 @@
 // map lookup; templates are regular expressions tried in table order. Only the path is matched:
 // the API and the site may be two hosts in front of one deployment.
 import { ROUTES, type Route, type RouteId } from "../src/shared/routes.ts";
-import type { ResponseContext, ShimRequest, ShimResponse } from "./http.ts";
+import type { ResponseContext, ShimRequest, ShimResponse } from "./http/response.ts";
 
 /** What a route's handler is given besides the request: the parsed URL and the path's parameters. */
 export interface RouteArgs {
   url: URL;
   params: Record<string, string>;
-  /** The client address rate limits count; given to the route that counts inside (functions/mcp.ts). */
+  /** The client address rate limits count; given to the route that counts inside (functions/routes/mcp.ts). */
   clientIp?: string;
 }
 

@@ -245,7 +245,7 @@ async function timed(args: string[], env: NodeJS.ProcessEnv, logFile: string): P
 
 /**
  * When each phase of the build ended, in seconds since the command started, from its stamped log:
- * prepare (content read, API bodies written: src/generate/site.ts), Astro's rendering of the pages,
+ * prepare (content read, API bodies written: src/generate/prepare-build.ts, episode-writer.ts), Astro's rendering of the pages,
  * then the astro:build:done hook's steps (src/generate/integration.ts).
  */
 function buildPhases(output: string): Record<string, number | null> {

@@ -6,15 +6,15 @@
 import { spawn } from "node:child_process";
 import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { announce, announces, announceTargets } from "../functions/announce.ts";
-import { announceConfig } from "../functions/config.ts";
-import { surfaceUrls } from "../functions/crawl.ts";
-import { loadIndexText } from "../functions/episode-index.ts";
-import { publishedSetName } from "../functions/published-set.ts";
+import { announce, announces, announceTargets } from "../functions/announce/announce.ts";
+import { announceConfig } from "../src/shared/config.ts";
+import { surfaceUrls } from "../functions/routes/crawl.ts";
+import { loadIndexText } from "../functions/data/episode-index.ts";
+import { publishedSetName } from "../functions/data/published-set.ts";
 import { BUILD_FILES } from "../src/shared/layout.ts";
 import { assetFileLimit } from "../src/generate/config.ts";
 import { ASSETS_IGNORE, fileBudgetProblem, filesPerEpisode, uploadFiles } from "../src/generate/file-budget.ts";
-import { liveFolderOf } from "../src/shared/node-builds.ts";
+import { liveFolderOf } from "../src/node/builds.ts";
 import { bundleWorker, ROOT } from "./bundle-worker.ts";
 import { argPath, command, isMain } from "./cli.ts";
 
@@ -91,7 +91,7 @@ export async function deploy(opts: DeployOptions): Promise<void> {
   const ignoreFile = path.join(distDir, ".assetsignore");
   await writeFile(ignoreFile, `${ASSETS_IGNORE.join("\n")}\n`);
   // The published set this deploy answers for: announced below, so the Worker's Cron Trigger
-  // leaves it alone (DEPLOYED_SET, functions/announce-watch.ts), also when --no-notify skips it.
+  // leaves it alone (DEPLOYED_SET, functions/announce/watch.ts), also when --no-notify skips it.
   const index = loadIndexText(await readFile(path.join(distDir, BUILD_FILES.index), "utf8"));
   const deployedSet = await publishedSetName(index, Date.now());
   try {

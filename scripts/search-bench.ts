@@ -1,7 +1,7 @@
 // The search index's figures (docs/architecture.md#search): for N synthetic episodes of realistic
 // text (a Zipf-distributed vocabulary of 60,000 words; ~20 KB of transcript each), the build time
 // and memory of src/generate/search-index.ts, the index's files and bytes, then the query side as
-// the shim runs it (functions/search.ts over the asset store of functions/manifest-assets.ts with
+// the shim runs it (functions/data/search.ts over the asset store of functions/data/manifest-assets.ts with
 // the Node entry's 64 MiB cache, in a process of its own): latency of 200 queries (words, and
 // 4-word phrases taken from a random transcript: the first result must hold the phrase) and that
 // process's memory after them. Episode bodies and transcripts are written to disk one at a time,
@@ -133,9 +133,9 @@ function entryOf(i: number, n: number): IndexEntry {
 /** The project's modules, loaded once the options are read. */
 async function project() {
   const [{ EpisodeIndex }, { ManifestAssetStore }, { EpisodeSearch }, { SearchIndexBuilder }, { episodeFile }, tokens] = await Promise.all([
-    import("../functions/episode-index.ts"),
-    import("../functions/manifest-assets.ts"),
-    import("../functions/search.ts"),
+    import("../functions/data/episode-index.ts"),
+    import("../functions/data/manifest-assets.ts"),
+    import("../functions/data/search.ts"),
     import("../src/generate/search-index.ts"),
     import("../src/shared/layout.ts"),
     import("../src/shared/search-tokens.ts"),

@@ -10,7 +10,7 @@
 import { readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { cp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { buildsFolderOf, liveFolderOf, pointTo, serverRecords } from "../src/shared/node-builds.ts";
+import { buildsFolderOf, liveFolderOf, pointTo, serverRecords } from "../src/node/builds.ts";
 import type { EpisodeSpec } from "../tests/support/fixture.ts";
 import type { ServerSample } from "../tests/support/fuzz-server.ts";
 import { command, type Values } from "./cli.ts";

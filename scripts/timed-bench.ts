@@ -1,7 +1,7 @@
 // What the timed forms cost, in CPU (docs/architecture.md#timed-forms): for a synthetic timed script of a
 // given length, the build's work per episode (render the four forms and hash them for their ETags,
-// src/generate/site.ts), the shim's work on a miss of its cache (parse the script body, render one
-// form, functions/timed-routes.ts), and the Node server's memory for the table of tags at a given
+// src/generate/prepare-build.ts), the shim's work on a miss of its cache (parse the script body, render one
+// form, functions/routes/timed.ts), and the Node server's memory for the table of tags at a given
 // number of episodes, read as functions/handler.ts reads it. Beside them, the anchor measured in
 // the same run: JSON.parse of the same script body, which every script request's first read costs.
 //
@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { command } from "./cli.ts";
 import { FileAssetStore } from "../functions/node/file-assets.ts";
-import { nodeEtag } from "../src/shared/node-etag.ts";
+import { nodeEtag } from "../src/node/etag.ts";
 import type { ScriptResource } from "../src/shared/schema/api.ts";
 import { formsOf, renderTimed } from "../src/shared/timed.ts";
 import { encodeTimedEtags, TimedEtagTable, type TimedEtags } from "../src/shared/timed-etags.ts";

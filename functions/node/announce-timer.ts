@@ -2,10 +2,10 @@
 // start (the starting point) and then every minute, so a scheduled episode is announced within a
 // minute of its time with no rebuild. The timer never keeps the process alive and stops when the
 // server closes; with RATE_LIMIT_STORE=redis the instances share the last announced set in Redis.
-import { announces } from "../announce.ts";
-import { MemoryAnnouncedSets, PublishedSetWatch, type AnnouncedSetStore } from "../announce-watch.ts";
-import type { ShimConfig } from "../config.ts";
-import type { EpisodeIndex } from "../episode-index.ts";
+import { announces } from "../announce/announce.ts";
+import { MemoryAnnouncedSets, PublishedSetWatch, type AnnouncedSetStore } from "../announce/watch.ts";
+import type { ShimConfig } from "../../src/shared/config.ts";
+import type { EpisodeIndex } from "../data/episode-index.ts";
 
 /** How often the server looks at the clock: a scheduled episode is announced within this of its time. */
 export const ANNOUNCE_EVERY_MS = 60_000;

@@ -1,11 +1,11 @@
 // Build outputs on the local disk, through the manifest-gated cache every runtime shares
-// (functions/manifest-assets.ts), so the request path reads the disk once per file, not per request.
+// (functions/data/manifest-assets.ts), so the request path reads the disk once per file, not per request.
 // The build's compressed variants (<file>.br, <file>.gz: src/generate/precompress.ts) are read
 // from beside their file, the first time a request negotiates their coding.
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
-import { ManifestAssetStore } from "../manifest-assets.ts";
-import type { ManifestLookup } from "../manifest-table.ts";
+import { ManifestAssetStore } from "../data/manifest-assets.ts";
+import type { ManifestLookup } from "../data/manifest-table.ts";
 
 /**
  * 32 MiB: ~19,000 episode bodies with their entries' overhead. It was 64 MiB, which a crawl of a

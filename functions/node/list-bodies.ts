@@ -1,4 +1,4 @@
-// The list's bodies in one file (BUILD_FILES.listBodies, format: src/shared/node-list-bodies.ts)
+// The list's bodies in one file (BUILD_FILES.listBodies, format: src/node/list-bodies.ts)
 // for the list route (functions/ports.ts ListBodies): a page of consecutive index entries is one
 // `pread` straight into the page's buffer, where body by body it was an `open`, a `pread` and a
 // `close` per body the asset cache did not hold (every body of a crawler's walk at 100,000
@@ -9,11 +9,11 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { BUILD_FILES, episodeFile } from "../../src/shared/layout.ts";
-import { bodiesDigest, bodyStarts, fileSize, FOOTER_BYTES, readFooter } from "../../src/shared/node-list-bodies.ts";
-import type { EpisodeIndex } from "../episode-index.ts";
-import type { ManifestLookup } from "../manifest-table.ts";
+import { bodiesDigest, bodyStarts, fileSize, FOOTER_BYTES, readFooter } from "../../src/node/list-bodies.ts";
+import type { EpisodeIndex } from "../data/episode-index.ts";
+import type { ManifestLookup } from "../data/manifest-table.ts";
 import type { ListBodies, ListSpan } from "../ports.ts";
-import { StringColumn } from "../string-column.ts";
+import { StringColumn } from "../data/string-column.ts";
 
 /** `length` bytes at `position`, or null when the file holds fewer. */
 function readAt(fd: number, position: number, length: number): Uint8Array | null {
@@ -28,7 +28,7 @@ export class ListBodiesFile implements ListBodies {
    * checked it against the index it holds.
    */
   readonly #fd: number;
-  /** Where each body starts (src/shared/node-list-bodies.ts bodyStarts). */
+  /** Where each body starts (src/node/list-bodies.ts bodyStarts). */
   readonly #starts: Float64Array;
   /**
    * The bodies' ETags by index position, as the manifest gives them (what a page's ETag hashes),

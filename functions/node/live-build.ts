@@ -1,5 +1,5 @@
 // The build the Node server serves, taken up by itself when `dist` names a new one
-// (docs/architecture.md#the-build, layout in src/shared/node-builds.ts). It watches the pointer's
+// (docs/architecture.md#the-build, layout in src/node/builds.ts). It watches the pointer's
 // folder (and looks at the pointer every few seconds, where the file system reports no change),
 // loads the new build whole beside the one it serves (index, manifest, the list's bodies, every
 // cache: a new handler), then swaps the two at once. Each request is answered by the handler that
@@ -7,15 +7,15 @@
 // build is let go once its last request has its answer (an audio stream by then reads a file it
 // holds open). What is not the build's — the rate-limit store, S3 storage, the server — is kept.
 //
-// Its record (src/shared/node-builds.ts) tells a build which folders it still reads, so that no
+// Its record (src/node/builds.ts) tells a build which folders it still reads, so that no
 // build reuses one of them, and tells `npm run build` and `npm run publish` when it has taken a
 // build up (src/generate/build-folder.ts).
 import { randomUUID } from "node:crypto";
 import { realpathSync, watch, type FSWatcher } from "node:fs";
 import path from "node:path";
 import type { ErrorCode } from "../../src/shared/errors.ts";
-import { buildIdOf, removeServerRecord, writeServerRecord, type ServerRecord } from "../../src/shared/node-builds.ts";
-import type { EpisodeIndex } from "../episode-index.ts";
+import { buildIdOf, removeServerRecord, writeServerRecord, type ServerRecord } from "../../src/node/builds.ts";
+import type { EpisodeIndex } from "../data/episode-index.ts";
 import type { RequestInfo, Shim, ShimRequest, ShimResponse } from "../handler.ts";
 import { isPending } from "../pending.ts";
 

@@ -1,9 +1,9 @@
 // RATE_LIMIT_STORE=redis: the last announced published set kept in the Redis the instances already
 // share for their limits, so that of several Node instances noticing the same new set exactly one
-// announces it (functions/announce-watch.ts). `SET … GET` stores the new name and answers the old
+// announces it (functions/announce/watch.ts). `SET … GET` stores the new name and answers the old
 // one in one command, which is the atomic swap the watch needs.
 import { Redis } from "ioredis";
-import type { AnnouncedSetStore } from "../announce-watch.ts";
+import type { AnnouncedSetStore } from "../announce/watch.ts";
 
 export class RedisAnnouncedSets implements AnnouncedSetStore {
   readonly #client: Redis;

@@ -1,4 +1,4 @@
-// RATE_LIMIT_STORE=redis: the fixed windows of functions/rate-limit.ts counted in one Redis, so
+// RATE_LIMIT_STORE=redis: the fixed windows of functions/limits/rate-limit.ts counted in one Redis, so
 // several Node instances behind a load balancer enforce one limit per client IP between them.
 //
 // Redis is a dependency the service must outlive: when it is unreachable, slow or failing, each
@@ -6,7 +6,7 @@
 // saying so, and goes back to Redis, logging one more line, once a reconnection succeeds.
 import { Redis } from "ioredis";
 import type { RateLimitHit, RateLimitStore } from "../ports.ts";
-import { MemoryRateLimitStore } from "../rate-limit.ts";
+import { MemoryRateLimitStore } from "../limits/rate-limit.ts";
 
 /**
  * One hit, atomically (one script, so two instances never interleave): count it, and start the

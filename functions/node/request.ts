@@ -3,7 +3,7 @@
 // reads go to Node's parsed headers, and the abort signal exists only if a route asks for it.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import type { ShimRequest } from "../http.ts";
+import type { ShimRequest } from "../http/response.ts";
 
 /** Methods the Fetch API refuses to construct; they are answered 405 like any other non-GET. */
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);

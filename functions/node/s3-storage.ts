@@ -2,7 +2,7 @@
 // MinIO…) through @aws-sdk/client-s3, behind the AudioStorage port of functions/ports.ts.
 //
 // What the shim relies on, and why each choice below:
-// - Storage is asked for explicit byte ranges only: functions/audio.ts resolves suffix and open
+// - Storage is asked for explicit byte ranges only: functions/routes/audio.ts resolves suffix and open
 //   ranges from the size head() reports, because some S3 servers answer suffix ranges wrongly.
 // - A read returns exactly the bytes asked for or errors: a short or mismatched answer must abort
 //   the response (functions/node/server.ts destroys it), never end a 200/206 silently short.
@@ -13,7 +13,7 @@ import { Agent as HttpsAgent } from "node:https";
 import type { Readable } from "node:stream";
 import { GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import { TYPES } from "../http.ts";
+import { TYPES } from "../../src/shared/media-types.ts";
 import type { AudioObject, AudioStorage } from "../ports.ts";
 
 export interface S3StorageOptions {

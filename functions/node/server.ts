@@ -10,7 +10,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { once } from "node:events";
 import type { Socket } from "node:net";
-import { clientKeyFrom, rateLimitKey } from "../client-ip.ts";
+import { clientKeyFrom, rateLimitKey } from "../limits/client-ip.ts";
 import type { Shim, ShimResponse } from "../handler.ts";
 import { isPending } from "../pending.ts";
 import { NodeRequest, requestLineOf, targetPath } from "./request.ts";
@@ -29,7 +29,7 @@ export const MAX_HEADER_BYTES = 32 * 1024;
  */
 export const HEADERS_TIMEOUT_MS = 10_000;
 /**
- * The whole request: its headers, and for POST /mcp a body of at most 1 MiB (functions/mcp.ts
+ * The whole request: its headers, and for POST /mcp a body of at most 1 MiB (functions/routes/mcp.ts
  * refuses more with 413). Must not be below HEADERS_TIMEOUT_MS.
  */
 export const REQUEST_TIMEOUT_MS = 15_000;

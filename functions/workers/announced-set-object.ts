@@ -1,10 +1,10 @@
 // The last announced published set at the edge (docs/deploy.md#announcing-a-publication): one
 // Durable Object per feed URL (idFromName), so however many isolates run the Cron Trigger, each
-// new set is swapped in by exactly one of them, which announces it (functions/announce-watch.ts).
+// new set is swapped in by exactly one of them, which announces it (functions/announce/watch.ts).
 // A Durable Object runs one call at a time on its state and `swap` does no I/O between reading and
 // writing it, so the swap is atomic; its storage outlives deploys.
 import { DurableObject } from "cloudflare:workers";
-import type { AnnouncedSetStore } from "../announce-watch.ts";
+import type { AnnouncedSetStore } from "../announce/watch.ts";
 import type { AnnouncedSetStub, DurableObjectNamespace } from "./bindings.ts";
 
 const NAME_KEY = "name";

@@ -1,8 +1,8 @@
 // Build outputs through the static-assets binding: bodies fetched from ASSETS, their strong ETags
 // from the build's manifest (read through ASSETS once per isolate), cached as on every runtime
-// (functions/manifest-assets.ts).
+// (functions/data/manifest-assets.ts).
 import { BUILD_FILES } from "../../src/shared/layout.ts";
-import { ManifestAssetStore } from "../manifest-assets.ts";
+import { ManifestAssetStore } from "../data/manifest-assets.ts";
 import type { Fetcher } from "./bindings.ts";
 
 /** An isolate has 128 MB; keep the hot bodies, not the whole site. */

@@ -1,6 +1,6 @@
 // The Cloudflare Workers entry (wrangler.jsonc `main`): the same shim as the Node entry, its ports
 // made of bindings (./shim.ts). Static files not named in run_worker_first never reach it.
-import { errorResponse, responseContext, toResponse } from "../http.ts";
+import { errorResponse, responseContext, toResponse } from "../http/response.ts";
 import type { WorkerEnv } from "./bindings.ts";
 import { drain, withLength } from "./body.ts";
 import { syncTestClock } from "./clock.ts";

@@ -2,9 +2,9 @@
 // published set, as the Node server's timer (functions/node/announce-timer.ts), the last announced
 // set kept in the Durable Object (./announced-set-object.ts) so that a set is announced once
 // however many isolates run. What `npm run deploy` announced itself is left alone (DEPLOYED_SET).
-import { announces } from "../announce.ts";
-import { PublishedSetWatch } from "../announce-watch.ts";
-import { announceConfig } from "../config.ts";
+import { announces } from "../announce/announce.ts";
+import { PublishedSetWatch } from "../announce/watch.ts";
+import { announceConfig } from "../../src/shared/config.ts";
 import { DurableAnnouncedSets } from "./announced-set-object.ts";
 import type { WorkerEnv } from "./bindings.ts";
 import { now } from "./clock.ts";

@@ -2,8 +2,8 @@
 // through ASSETS, audio from R2, rate limits in the Durable Object, configuration from vars.
 import { BUILD_FILES } from "../../src/shared/layout.ts";
 import { buildIndex } from "../../src/shared/schema/build-index.ts";
-import { shimConfig } from "../config.ts";
-import { EpisodeIndex } from "../episode-index.ts";
+import { shimConfig } from "../../src/shared/config.ts";
+import { EpisodeIndex } from "../data/episode-index.ts";
 import { createHandler, type Shim } from "../handler.ts";
 import { fetchJson, WorkersAssetStore } from "./assets.ts";
 import type { WorkerEnv } from "./bindings.ts";

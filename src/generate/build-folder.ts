@@ -1,5 +1,5 @@
 // The folder a build writes, and the switch that makes it live (docs/architecture.md#the-build;
-// the layout: src/shared/node-builds.ts). A build never writes a file a server may read:
+// the layout: src/node/builds.ts). A build never writes a file a server may read:
 // - it writes into a folder of its own under `<dist>.builds/`, never the live build's: the build
 //   before the live one, renamed to the new build's id (so every path of the old build stops
 //   naming anything) once no server reads it any more, and brought up to date like any
@@ -17,7 +17,7 @@ import { closeSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdi
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { episodeFile, mediaFile, SITE_FILES } from "../shared/layout.ts";
-import { BUILD_ID, buildIdOf, buildsFolderOf, pointTo, processAlive, serverRecords, type ServerRecord } from "../shared/node-builds.ts";
+import { BUILD_ID, buildIdOf, buildsFolderOf, pointTo, processAlive, serverRecords, type ServerRecord } from "../node/builds.ts";
 
 export interface BuildFolder {
   /** The path `--outDir` names (`dist`): the pointer. */

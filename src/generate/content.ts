@@ -93,7 +93,7 @@ export function isPublishable(file: EpisodeFile): boolean {
  * An episode folder as read from disk, before any parsing: the bytes of episode.json and
  * script.json, and a fingerprint of everything in the folder (those bytes, and the name, size and
  * modification time of every other file, such as the MP3). Equal fingerprints mean equal build
- * outputs for the same build code and variables: the incremental build (src/generate/site.ts)
+ * outputs for the same build code and variables: the incremental build (src/generate/prepare-build.ts)
  * skips such an episode without parsing it.
  */
 export interface EpisodeInputs {

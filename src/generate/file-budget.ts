@@ -17,7 +17,7 @@ export const ASSET_FILE_LIMIT_DEFAULT = 20_000;
  * the audio, which the Worker serves from R2, and precompressed variants, which would triple the
  * count (the Worker lets the runtime compress instead), the incremental build's state, which
  * only the next build reads (src/generate/build-state.ts), and the list's bodies in one file, which
- * only the Node server reads (src/shared/node-list-bodies.ts).
+ * only the Node server reads (src/node/list-bodies.ts).
  */
 const PRIVATE_FILES: readonly string[] = [BUILD_FILES.state, BUILD_FILES.listBodies];
 export const ASSETS_IGNORE = [`/${MEDIA_DIR}/`, "*.br", "*.gz", ...PRIVATE_FILES.map((rel) => `/${rel}`)];

@@ -1,6 +1,6 @@
 // The Astro integration that drives the build (docs/architecture.md#the-build):
 // - before Astro renders anything (astro:build:start), `prepareSite` reads content/ and writes the
-//   per-episode API bodies itself, clean or over the last build (src/generate/site.ts);
+//   per-episode API bodies itself, clean or over the last build (src/generate/prepare-build.ts);
 // - Astro then renders the site-wide pages and the pages of the episodes that changed;
 // - when it is done (astro:build:done): the files of removed episodes go, the manifest of strong
 //   ETags is completed (reused for unchanged files), the list's bodies are put in one file for the
@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { AstroIntegration } from "astro";
 import { BUILD_FILES } from "../shared/layout.ts";
-import { nodeEtag } from "../shared/node-etag.ts";
+import { nodeEtag } from "../node/etag.ts";
 import { awaitServers, openBuildFolder, switchPointer, type BuildFolder } from "./build-folder.ts";
 import { writeState } from "./build-state.ts";
 import { fileBudgetProblem, uploadFiles } from "./file-budget.ts";
@@ -24,7 +24,7 @@ import { writeListBodies } from "./list-bodies.ts";
 import { writeNewFile } from "./new-file.ts";
 import { Precompressor } from "./precompress.ts";
 import { writeSearchIndex } from "./search-index.ts";
-import { loadSite, prepareSite, type Site } from "./site.ts";
+import { loadSite, prepareSite, type Site } from "./prepare-build.ts";
 import { stampOf } from "./stamp.ts";
 
 /** `npm run build -- --clean` (Astro ignores flags it does not know), or BUILD_CLEAN=1. */
@@ -35,7 +35,7 @@ function cleanRequested(): boolean {
 /**
  * How far V8 lets the old generation grow between major collections while Astro renders the pages
  * (set once the content is prepared). Left to V8, it grew to ~440 MB holding ~200 MB of live objects
- * once the pages were written without an awaited write between them (src/generate/site.ts
+ * once the pages were written without an awaited write between them (src/generate/prepare-build.ts
  * `takePage`), and the build's peak went past 1 GB at 10,000 episodes; at 25% it stays at 670-810 MB
  * for no measurable CPU (docs/performance.md).
  */

@@ -1,5 +1,5 @@
 // The list's bodies in one file for the Node server (BUILD_FILES.listBodies, format:
-// src/shared/node-list-bodies.ts), written at the end of every build once the manifest's ETags are
+// src/node/list-bodies.ts), written at the end of every build once the manifest's ETags are
 // known. Every body is read back from dist/, changed or not: the file is then a function of dist/
 // and the index alone, so an incremental build writes the same bytes as a clean one
 // (tests/http/build-incremental.test.ts), for a few hundred ms at 10,000 episodes from the page
@@ -7,7 +7,7 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { BUILD_FILES, episodeFile } from "../shared/layout.ts";
-import { bodiesDigest, listBodiesTail } from "../shared/node-list-bodies.ts";
+import { bodiesDigest, listBodiesTail } from "../node/list-bodies.ts";
 
 /** Bytes gathered before each write: one write per ~700 bodies instead of one per body. */
 const CHUNK_BYTES = 1024 * 1024;

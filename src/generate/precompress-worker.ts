@@ -6,7 +6,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
 import { CODING_SUFFIX, CODINGS } from "../shared/etag.ts";
-import { compressSync } from "../shared/node-compress.ts";
+import { compressSync } from "../node/compress.ts";
 import { writeNewFile } from "./new-file.ts";
 import type { PrecompressJob, PrecompressResult } from "./precompress.ts";
 

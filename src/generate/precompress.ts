@@ -1,6 +1,6 @@
 // Build time: the compressed variants of the build's outputs (docs/architecture.md#compression).
 // Beside every compressible file it is given (JSON, HTML, text, XML, CSS, JS, SVG: the media types
-// the shim compresses, functions/http.ts `compressible`) it writes `<file>.br` and `<file>.gz`,
+// the shim compresses, src/shared/media-types.ts `compressible`) it writes `<file>.br` and `<file>.gz`,
 // each only when smaller than the file; a variant that would not be is removed, so a rewritten
 // file never keeps an older variant. The Node entry serves these files as they are; a Cloudflare
 // deploy never uploads them (src/generate/file-budget.ts), the Worker lets the runtime encode.
@@ -11,12 +11,11 @@
 // them (src/middleware.ts), the few other files once the pages are written. node:zlib's asynchronous calls on
 // libuv's pool cost the main thread as much as the compression itself (stream callbacks per
 // chunk) and stalled whenever Astro kept it busy: 63 s of a 100 s build at 10,000 episodes went
-// waiting for them (docs/performance.md). Levels: src/shared/node-compress.ts.
+// waiting for them (docs/performance.md). Levels: src/node/compress.ts.
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { contentTypeOf } from "../../functions/content-type.ts";
-import { compressible } from "../../functions/http.ts";
+import { compressible, contentTypeOf } from "../shared/media-types.ts";
 
 export interface PrecompressResult {
   /** Compressible files read. */

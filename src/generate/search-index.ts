@@ -4,7 +4,7 @@
 // writes them as term shards (a term's shard is a hash of the term, src/shared/search-tokens.ts),
 // plus the documents' weighted lengths and a small meta file, under the private prefix
 // (src/shared/layout.ts SEARCH_FILES), in the format of src/shared/search-format.ts, which
-// functions/search.ts reads back one shard at a time.
+// functions/data/search.ts reads back one shard at a time.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { episodeFile, SEARCH_FILES } from "../shared/layout.ts";

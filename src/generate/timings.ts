@@ -1,6 +1,6 @@
 // The rules of a timed script (README.md#content-format): when a script's segments and chapters
 // are timed, and, when their times break a rule, which field breaks which. The build serves a part
-// whose times break a rule untimed and warns (src/generate/site.ts); `npm run publish` refuses the
+// whose times break a rule untimed and warns (src/generate/episode-writer.ts); `npm run publish` refuses the
 // folder (src/publish/validate.ts). Both name the field the same way.
 import { toMilliseconds } from "../shared/timed.ts";
 

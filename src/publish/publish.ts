@@ -14,7 +14,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { buildConfig } from "../generate/config.ts";
 import { pageUrl, type Origins } from "../shared/links.ts";
-import { buildIdOf, liveFolderOf, serverRecords } from "../shared/node-builds.ts";
+import { buildIdOf, liveFolderOf, serverRecords } from "../node/builds.ts";
 import { canonicalRef } from "../shared/refs.ts";
 import type { EpisodeFile } from "../shared/schema/content.ts";
 import { removeEpisodeFolder, writeEpisodeFolder } from "./episode-folder.ts";
@@ -95,8 +95,8 @@ export interface PublishResult {
 
 export async function publish(opts: PublishOptions): Promise<PublishResult> {
   const config = buildConfig(opts.env);
-  // The S3 client and the build model load in s3 mode only: they are most of a local publish's start-up.
-  const s3 = config.audioBackend === "s3" ? { ...(await import("./upload.ts")), ...(await import("../generate/site.ts")) } : null;
+  // The S3 client and the episode writer load in s3 mode only: they are most of a local publish's start-up.
+  const s3 = config.audioBackend === "s3" ? { ...(await import("./upload.ts")), ...(await import("../generate/episode-writer.ts")) } : null;
   const target = s3?.s3Target(opts.env) ?? null;
   const say = (line: string) => void opts.stdout.write(`${line}\n`);
   const shown = (abs: string) => path.relative(process.cwd(), abs) || ".";

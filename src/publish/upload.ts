@@ -1,20 +1,21 @@
 // s3 mode of `npm run publish`: the MP3 goes to the store under the key the build will write into
-// the index (audio.key, else audio/<uuid>.mp3: defaultObjectKey in src/generate/site.ts), in a
+// the index (audio.key, else audio/<uuid>.mp3: defaultObjectKey in src/generate/episode-writer.ts), in a
 // multipart upload (@aws-sdk/lib-storage: parts of 8 MiB, four in flight; a file smaller than one
 // part goes up in one PutObject). The object carries its SHA-256 as user metadata, so a second
 // publish of the same file (a retry after a failed build, the same MP3 in another content folder)
 // sees an object of the same size and hash with one HeadObject and skips the upload.
+import { MEDIA } from "../shared/media-types.ts";
 import { createReadStream } from "node:fs";
 import { HeadObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { shimConfig, type AudioBackendConfig } from "../../functions/config.ts";
+import { shimConfig, type AudioBackendConfig } from "../shared/config.ts";
 import type { Env } from "../shared/env.ts";
 import type { Mp3Facts } from "./mp3-facts.ts";
 import { progressBar, type ProgressOutput } from "./progress.ts";
 
 export type S3Target = Extract<AudioBackendConfig, { kind: "s3" }>;
 
-/** The store as the server reads it (S3_* variables, checked by functions/config.ts); null in local mode. */
+/** The store as the server reads it (S3_* variables, checked by src/shared/config.ts); null in local mode. */
 export function s3Target(env: Env): S3Target | null {
   const backend = shimConfig(env).audioBackend;
   return backend.kind === "s3" ? backend : null;
@@ -82,7 +83,7 @@ export async function uploadAudio(target: S3Target, key: string, file: string, f
     if (await alreadyThere(s3, target, key, facts)) return "already uploaded";
     const upload = new Upload({
       client: s3,
-      params: { Bucket: target.bucket, Key: key, Body: createReadStream(file), ContentType: "audio/mpeg", Metadata: { sha256: facts.sha256 } },
+      params: { Bucket: target.bucket, Key: key, Body: createReadStream(file), ContentType: MEDIA.mp3, Metadata: { sha256: facts.sha256 } },
       partSize: PART_BYTES,
       queueSize: 4,
       // A failed multipart upload is aborted, so no orphaned parts are billed.

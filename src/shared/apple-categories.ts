@@ -1,6 +1,6 @@
 // Apple Podcasts' published categories and their subcategories, as data: the only list podcast.json's
 // `categories` may name (README.md#content-format) and what the feed's `itunes:category` carries
-// (functions/feed.ts). Apple recognizes no other names, so a show outside this list is not filed
+// (functions/routes/feed.ts). Apple recognizes no other names, so a show outside this list is not filed
 // under any category at all. Portable.
 
 /** Category → its subcategories (empty: the category has none). Names are exact, `&` included. */

@@ -1,7 +1,7 @@
 // Reading configuration from an environment-like record (process.env on Node and for the build,
 // the Worker's vars at the edge): one set of readers, so every variable is trimmed, defaulted and
 // refused the same way, with a message that names it. Portable: used by the build
-// (src/generate/config.ts) and by the shim (functions/config.ts).
+// (src/generate/config.ts) and by the shim (src/shared/config.ts).
 
 export type Env = Record<string, string | undefined>;
 

@@ -2,8 +2,8 @@
 // strong, quoted tag of the first 16 bytes of the body's SHA-256, in base64url (a list page's
 // SHA-256 is of what fixes its bytes, functions/handler.ts). etagOf computes it
 // with crypto.subtle, which exists on Node and Workers alike; the build and the Node entry use the
-// synchronous node:crypto twin in src/shared/node-etag.ts. The comparisons of conditional requests
-// are request-time code: functions/conditional.ts.
+// synchronous node:crypto twin in src/node/etag.ts. The comparisons of conditional requests
+// are request-time code: functions/http/conditional.ts.
 import { toBase64Url } from "./base64url.ts";
 
 /** The ETag of a body whose SHA-256 digest is `digest` (32 bytes): its first 16 bytes, base64url, quoted. */

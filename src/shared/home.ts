@@ -1,7 +1,7 @@
 // The site's lists of episodes: the home page's newest and the archive's pages. The pages around
 // them are built by Astro (src/pages/index.astro with HOME_MARKER, src/pages/[api]/archive.astro
 // with the ARCHIVE markers); the lists are filled in at request time from the published episodes'
-// bodies (functions/site-routes.ts), so a scheduled episode appears at its time without a rebuild
+// bodies (functions/routes/site.ts), so a scheduled episode appears at its time without a rebuild
 // and never before. One way to render an episode in a list: `episodeItem`.
 import type { EpisodeResource } from "./schema/api.ts";
 import { archivePath } from "./archive.ts";

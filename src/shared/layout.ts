@@ -26,7 +26,7 @@ export const BUILD_FILES = {
   manifest: `${API_PREFIX}/manifest.json`,
   discovery: `${API_PREFIX}/discovery.json`,
   openapi: `${API_PREFIX}/openapi.json`,
-  /** The show's podcast.json as validated: what the feed and llms.txt say of the show (functions/surface-routes.ts). */
+  /** The show's podcast.json as validated: what the feed and llms.txt say of the show (functions/routes/surfaces.ts). */
   show: `${API_PREFIX}/show.json`,
   /** Written by the integration: the stamp `npm start` compares. */
   stamp: `${API_PREFIX}/build.json`,
@@ -34,7 +34,7 @@ export const BUILD_FILES = {
   state: `${API_PREFIX}/build-state.json`,
   /**
    * Written by the integration for the Node server only (never uploaded): every episode's JSON body
-   * in list order, so a page of the list is one read (src/shared/node-list-bodies.ts).
+   * in list order, so a page of the list is one read (src/node/list-bodies.ts).
    */
   listBodies: `${API_PREFIX}/list-bodies.bin`,
   /**
@@ -44,7 +44,7 @@ export const BUILD_FILES = {
   timedEtags: `${API_PREFIX}/timed-etags.bin`,
 } as const;
 
-/** The search index: written by src/generate/search-index.ts, read by functions/search.ts, in the format of ./search-format.ts. */
+/** The search index: written by src/generate/search-index.ts, read by functions/data/search.ts, in the format of ./search-format.ts. */
 export const SEARCH_FILES = {
   meta: `${API_PREFIX}/search/meta.json`,
   /** Each document's field-weighted length, uint32 little-endian, by docNo (its position in the index). */
@@ -96,7 +96,7 @@ export function mediaFile(key: string): string {
 /**
  * The Astro routes that write build outputs: their files under src/pages/. The per-episode API
  * bodies, oEmbed bodies, the index and the discovery document are written by the build's own
- * writer (src/generate/site.ts), not by Astro routes.
+ * writer (src/generate/episode-writer.ts), not by Astro routes.
  */
 export const PAGE_ROUTES = {
   /** BUILD_FILES.openapi */

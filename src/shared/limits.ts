@@ -3,6 +3,9 @@
 export const PAGE_LIMIT_DEFAULT = 20;
 export const PAGE_LIMIT_MAX = 50;
 
+/** Items in the feed unless FEED_LIMIT says otherwise (README.md#configuration). */
+export const FEED_LIMIT_DEFAULT = 300;
+
 /** Rate-limit buckets: which routes count in which is said by the route table (src/shared/routes.ts). */
 export type Bucket = "metadata" | "audio";
 

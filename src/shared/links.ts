@@ -1,5 +1,7 @@
-// Absolute URLs of an episode (docs/api.md#get-v1episodesref). One place builds them all.
+// Absolute URLs: every route's (`urlOf`, from the route table) and an episode's links
+// (docs/api.md#get-v1episodesref). One place builds them all.
 import { canonicalRef } from "./refs.ts";
+import { pathOf, ROUTES, type PathParams, type RouteId } from "./routes.ts";
 import { TIMED_FORMS, type TimedForm } from "./timed.ts";
 
 export interface Origins {
@@ -9,8 +11,13 @@ export interface Origins {
   siteUrl: string;
 }
 
+/** The absolute URL of a route: API routes under {base_url}, the site's under {site_url}. */
+export function urlOf(o: Origins, route: RouteId, params?: PathParams): string {
+  return `${ROUTES[route].api ? o.baseUrl : o.siteUrl}${pathOf(route, params)}`;
+}
+
 export function pageUrl(o: Origins, ref: string): string {
-  return `${o.siteUrl}/episodes/${ref}`;
+  return urlOf(o, "episodePage", { ref });
 }
 
 /** An episode page (`links.page`) at a moment: `?t=<seconds>`, where its player starts (docs/api.md#mcp). */
@@ -21,27 +28,26 @@ export function momentUrl(page: string, seconds: number): string {
 }
 
 export function oembedUrl(o: Origins, page: string): string {
-  return `${o.siteUrl}/oembed?url=${encodeURIComponent(page)}&format=json`;
+  return `${urlOf(o, "oembed")}?url=${encodeURIComponent(page)}&format=json`;
 }
 
 export function episodeLinks(o: Origins, ep: { id: string; episodeNumber: number | null }) {
   const ref = canonicalRef(ep);
-  const self = `${o.baseUrl}/v1/episodes/${ref}`;
   const page = pageUrl(o, ref);
   return {
-    self,
-    audio: `${self}/audio`,
-    script: `${self}/script`,
-    transcript: `${self}/transcript`,
+    self: urlOf(o, "getEpisode", { ref }),
+    audio: urlOf(o, "getEpisodeAudio", { ref }),
+    script: urlOf(o, "getEpisodeScript", { ref }),
+    transcript: urlOf(o, "getEpisodeTranscript", { ref }),
     page,
-    embed: `${o.siteUrl}/embed/${ref}`,
+    embed: urlOf(o, "embed", { ref }),
     oembed: oembedUrl(o, page),
   };
 }
 
 /** The two feeds of the same items (docs/api.md#feed): RSS for podcast apps, JSON Feed 1.1 for the rest. */
 export function feedUrls(siteUrl: string) {
-  return { rss: `${siteUrl}/feed.xml`, json: `${siteUrl}/feed.json` };
+  return { rss: `${siteUrl}${pathOf("feed")}`, json: `${siteUrl}${pathOf("jsonFeed")}` };
 }
 
 /** The URL of a timed form (src/shared/timed.ts) of the episode whose API URL (`links.self`) is `self`; `{ref}` in a template. */
@@ -50,5 +56,5 @@ export function timedFormUrl(self: string, form: TimedForm): string {
 }
 
 export function termsUrl(o: Origins, configured: string | undefined): string {
-  return configured ?? `${o.siteUrl}/terms`;
+  return configured ?? urlOf(o, "terms");
 }

@@ -3,6 +3,7 @@
 // Pure: the build renders the default body of every episode, the shim derives the maxwidth and
 // maxheight variants from it at request time.
 import { escapeHtml } from "./html.ts";
+import { pathOf } from "./routes.ts";
 
 export const PLAYER_HEIGHT = 180;
 export const PLAYER_MIN_WIDTH = 250;
@@ -134,7 +135,7 @@ export function pageRefOf(pageUrl: string, siteUrl: string): string | null {
     return null;
   }
   if (u.origin !== site.origin || u.username !== "" || u.password !== "") return null;
-  const prefix = `${site.pathname.replace(/\/+$/, "")}/episodes/`;
+  const prefix = `${site.pathname.replace(/\/+$/, "")}${pathOf("episodePage").replace("{ref}", "")}`;
   if (!u.pathname.startsWith(prefix)) return null;
   const ref = u.pathname.slice(prefix.length).replace(/\/$/, "");
   return ref === "" || ref.includes("/") ? null : ref;

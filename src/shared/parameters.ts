@@ -1,5 +1,5 @@
 // Every request parameter of the API as a zod schema from the text on the wire to the value the
-// shim uses. The shim parses with these schemas (functions/list-query.ts, src/shared/refs.ts), and
+// shim uses. The shim parses with these schemas (functions/routes/list-query.ts, src/shared/refs.ts), and
 // the OpenAPI generator documents them (src/generate/openapi/parameters.ts), so the two cannot
 // disagree. Each parameter names the error code a bad value is refused with (docs/api.md#errors).
 import { z } from "zod";
@@ -43,7 +43,7 @@ export interface Parameter<T, E extends ErrorCode | null = ErrorCode | null> {
 const param = <T, E extends ErrorCode | null>(p: Parameter<T, E>): Parameter<T, E> => p;
 
 export const PARAMETERS = {
-  /** Page size; absent means PAGE_LIMIT_DEFAULT (functions/list-query.ts). */
+  /** Page size; absent means PAGE_LIMIT_DEFAULT (functions/routes/list-query.ts). */
   limit: param({
     in: "query",
     name: "limit",

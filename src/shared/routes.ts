@@ -222,20 +222,33 @@ export const ROUTES = {
   episodesNotFound: site(["/episodes/{rest+}"]),
   /** The direct audioUrl of local storage; counted in the audio bucket like the audio route. */
   media: { paths: ["/media/{file+}"], bucket: "audio", api: false, parameters: [], operation: null },
-  /** The feed and the crawler surfaces (functions/surface-routes.ts): unlimited, like the site. */
+  /** The feed and the crawler surfaces (functions/routes/surfaces.ts): unlimited, like the site. */
   feed: site(["/feed.xml"]),
   jsonFeed: site(["/feed.json"]),
   sitemap: site(["/sitemap.xml"]),
   robots: site(["/robots.txt"]),
   llms: site(["/llms.txt"]),
   /**
-   * The MCP endpoint (functions/mcp.ts): POST only; not limited per request, each tool call counts
+   * The MCP endpoint (functions/routes/mcp.ts): POST only; not limited per request, each tool call counts
    * in the metadata bucket instead. An API surface: the license Link, errors in the envelope.
    */
   mcp: { paths: ["/mcp"], bucket: null, api: true, parameters: [], operation: null },
 } satisfies Record<string, Route>;
 
 export type RouteId = keyof typeof ROUTES;
+
+/** Values of a route's `{name}` segments; a name left out stays a URI-template variable (`{ref}`). */
+export type PathParams = Readonly<Record<string, string | number>>;
+
+/**
+ * The reverse router: the canonical path of a route, its `{name}` segments filled from `params`
+ * (percent-encoded). Every public path outside this table is made here (src/shared/links.ts
+ * `urlOf` adds the origin); tests/unit/runtime-guard.test.ts refuses a path literal elsewhere.
+ */
+export function pathOf(route: RouteId, params: PathParams = {}): string {
+  const template: string = ROUTES[route].paths[0]!;
+  return template.replace(/\{(\w+)\+?\}/g, (_, name: string) => (name in params ? encodeURIComponent(String(params[name])) : `{${name}}`));
+}
 
 /** The documented API routes (the ones with an OpenAPI operation), in table order. */
 export const DOCUMENTED: readonly (Route & { operation: Operation })[] = Object.values(ROUTES as Record<RouteId, Route>).filter(

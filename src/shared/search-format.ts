@@ -1,5 +1,5 @@
 // The search index's file format, written at build time (src/generate/search-index.ts) and read at
-// request time (functions/search.ts): one home for both sides, so a change of layout is one change.
+// request time (functions/data/search.ts): one home for both sides, so a change of layout is one change.
 // Files (SEARCH_FILES in ./layout.ts): the meta (JSON), each document's field-weighted length
 // (uint32 little-endian, by docNo: its position in the episode index), and the term shards. A
 // shard is: varint term count; per term, in sorted order, varint UTF-8 length, the bytes, varint

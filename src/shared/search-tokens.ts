@@ -1,5 +1,5 @@
 // The search tokenizer, one for the build (src/generate/search-index.ts indexes with it) and for
-// request time (functions/search.ts tokenizes queries and finds snippets with it), so a word is the
+// request time (functions/data/search.ts tokenizes queries and finds snippets with it), so a word is the
 // same term on both sides. Lower case, diacritics folded (NFKD, combining marks removed: "Café" and
 // "cafe" are one term), split on anything that is not a letter or a digit. Portable.
 

@@ -1,6 +1,6 @@
 // The strong ETags of the timed forms (src/shared/timed.ts), in one build output
-// (BUILD_FILES.timedEtags): the build computes them from the rendered bytes (src/generate/site.ts)
-// and the shim answers with them (functions/timed-routes.ts), where it renders a form only when a
+// (BUILD_FILES.timedEtags): the build computes them from the rendered bytes (src/generate/episode-writer.ts)
+// and the shim answers with them (functions/routes/timed.ts), where it renders a form only when a
 // request needs its bytes. 32 bytes an episode, by its position in the index: the tag of its
 // segments' forms, then the tag of its chapters, each the 16 bytes every tag of the service is
 // made of (src/shared/etag.ts strongEtag), all zero where the part is not timed. Read as bytes, the

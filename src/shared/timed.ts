@@ -1,9 +1,10 @@
 // The timed forms of an episode (docs/api.md#timed-transcripts-and-chapters): its script's timed
 // segments as WebVTT, SubRip and a Podcasting 2.0 JSON transcript, its timed chapters as
 // Podcasting 2.0 JSON chapters. One pure renderer for both sides: the build renders every form to
-// take its strong ETag from the bytes (src/generate/site.ts), the shim renders a form on demand
-// from the episode's script body, which carries the times (functions/timed-routes.ts), so the
+// take its strong ETag from the bytes (src/generate/episode-writer.ts), the shim renders a form on demand
+// from the episode's script body, which carries the times (functions/routes/timed.ts), so the
 // bytes served are the bytes tagged. Portable: no Node or Workers imports.
+import { MEDIA, TYPES } from "./media-types.ts";
 import type { JsonChapters, JsonTranscript, ScriptResource } from "./schema/api.ts";
 
 /** Which part of the script a form is rendered from: the segments, or the chapters. */
@@ -11,13 +12,13 @@ export type TimedPart = "segments" | "chapters";
 
 /**
  * Each form: its path under an episode's API URL, its media type, the part it renders, and the
- * `type` of its feed tag (podcast:transcript, podcast:chapters: functions/feed.ts).
+ * `type` of its feed tag (podcast:transcript, podcast:chapters: functions/routes/feed.ts).
  */
 export const TIMED_FORMS = {
-  vtt: { path: "transcript.vtt", type: "text/vtt; charset=utf-8", part: "segments", feedType: "text/vtt" },
-  srt: { path: "transcript.srt", type: "application/x-subrip; charset=utf-8", part: "segments", feedType: "application/x-subrip" },
-  json: { path: "transcript.json", type: "application/json; charset=utf-8", part: "segments", feedType: "application/json" },
-  chapters: { path: "chapters.json", type: "application/json; charset=utf-8", part: "chapters", feedType: "application/json+chapters" },
+  vtt: { path: "transcript.vtt", type: TYPES.vtt, part: "segments", feedType: MEDIA.vtt },
+  srt: { path: "transcript.srt", type: TYPES.srt, part: "segments", feedType: MEDIA.srt },
+  json: { path: "transcript.json", type: TYPES.json, part: "segments", feedType: MEDIA.json },
+  chapters: { path: "chapters.json", type: TYPES.json, part: "chapters", feedType: MEDIA.chapters },
 } as const satisfies Record<string, { path: string; type: string; part: TimedPart; feedType: string }>;
 
 export type TimedForm = keyof typeof TIMED_FORMS;
@@ -147,7 +148,7 @@ export function renderTimed(form: TimedForm, script: ScriptResource, durationSec
   return form === "vtt" ? vttOf(segments) : form === "srt" ? srtOf(segments) : jsonTranscriptOf(segments);
 }
 
-/** The forms rendered from a part, in the order the part's ETag hashes them (src/generate/site.ts). */
+/** The forms rendered from a part, in the order the part's ETag hashes them (src/generate/episode-writer.ts). */
 export function formsOf(part: TimedPart): TimedForm[] {
   return TIMED_FORM_NAMES.filter((f) => TIMED_FORMS[f].part === part);
 }

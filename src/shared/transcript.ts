@@ -1,7 +1,7 @@
 // The plain-text transcript (docs/api.md#get-v1episodesreftranscript): one `Speaker Name: text`
 // line per spoken turn, in speaking order. The build writes it for every episode with a script
-// (src/generate/site.ts); the MCP endpoint writes the lines of a time window with it
-// (functions/mcp.ts), and search finds a hit's turn by the same line (functions/search.ts). Portable.
+// (src/generate/episode-writer.ts); the MCP endpoint writes the lines of a time window with it
+// (functions/routes/mcp.ts), and search finds a hit's turn by the same line (functions/data/search.ts). Portable.
 
 /** A spoken turn as the script resource carries it. */
 export interface Turn {

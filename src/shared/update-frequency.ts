@@ -1,5 +1,5 @@
 // The release schedules podcast.json's `updateFrequency` may name (README.md#content-format): each
-// is the feed's `podcast:updateFrequency` tag (functions/feed.ts), an iCalendar recurrence rule
+// is the feed's `podcast:updateFrequency` tag (functions/routes/feed.ts), an iCalendar recurrence rule
 // (RFC 5545 §3.3.10) for apps and a label for people, as the Podcasting 2.0 namespace defines it.
 // The names follow Apple Podcasts Connect's own schedule choices. Portable.
 

@@ -1,6 +1,6 @@
 // Unsigned varints (7 bits a byte, low bits first), the number format of the search index's files:
 // written at build time (src/generate/search-index.ts, src/generate/search-cache.ts), read at
-// request time (functions/search.ts). Portable.
+// request time (functions/data/search.ts). Portable.
 
 /** A growing byte array. */
 export interface ByteBuffer {

@@ -6,8 +6,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadIndexText } from "../../functions/episode-index.ts";
-import { publishedSetName } from "../../functions/published-set.ts";
+import { loadIndexText } from "../../functions/data/episode-index.ts";
+import { publishedSetName } from "../../functions/data/published-set.ts";
 import { startEdgeServer, type EdgeServer } from "../../scripts/serve-edge.ts";
 import { BUILD_FILES } from "../../src/shared/layout.ts";
 import { announceEnv, expectAnnouncedOnce, FEED_URL, NOW0, SCHEDULED_AT, scheduledSite, startAnnounceTargets, type AnnounceTargets } from "../support/announce-targets.ts";

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uploadFiles } from "../../src/generate/file-budget.ts";
 import { BUILD_FILES } from "../../src/shared/layout.ts";
-import { BUILD_ID, buildsFolderOf } from "../../src/shared/node-builds.ts";
+import { BUILD_ID, buildsFolderOf } from "../../src/node/builds.ts";
 import { build, episode, makeSite, removeSite, script, tempDir, writeContent, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { TONE } from "../support/http.ts";
 

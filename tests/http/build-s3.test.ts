@@ -10,7 +10,7 @@ import { buildConfig } from "../../src/generate/config.ts";
 import { stampOf } from "../../src/generate/stamp.ts";
 import { strongEtag } from "../../src/shared/etag.ts";
 import { BUILD_FILES, episodeFile, MEDIA_DIR } from "../../src/shared/layout.ts";
-import { nodeEtag } from "../../src/shared/node-etag.ts";
+import { nodeEtag } from "../../src/node/etag.ts";
 import type { BuildIndex } from "../../src/shared/schema/build-index.ts";
 import { build, episode, makeSite, removeSite, tempDir, writeContent, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { TONE } from "../support/http.ts";

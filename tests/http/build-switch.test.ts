@@ -9,7 +9,7 @@ import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { episodeFile, mediaFile } from "../../src/shared/layout.ts";
-import { BUILD_ID, buildsFolderOf, liveFolderOf } from "../../src/shared/node-builds.ts";
+import { BUILD_ID, buildsFolderOf, liveFolderOf } from "../../src/node/builds.ts";
 import { build, episode, makeSite, removeSite, ROOT, script, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { longTone, TONE } from "../support/http.ts";
 

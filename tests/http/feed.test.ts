@@ -13,7 +13,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { parseFeed, type Episode as PartyEpisode, type FeedObject } from "podcast-partytime";
 import Parser from "rss-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GENERATOR } from "../../functions/feed.ts";
+import { GENERATOR } from "../../functions/routes/feed.ts";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { podcastGuid } from "../../src/shared/uuid-v5.ts";
 import { appleFeedProblems } from "../support/apple-podcasts.ts";

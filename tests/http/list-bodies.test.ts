@@ -4,7 +4,7 @@
 // same either way, byte for byte and ETag for ETag: the same build is served with its file, without
 // it, with it cut short (at start, and after start) and with its per-episode bodies removed after
 // start (where only the file can answer). Pages composed and not kept go into reused buffers
-// (functions/buffer-pool.ts): concurrent walks get whole pages; a page is kept in memory from its
+// (functions/data/buffer-pool.ts): concurrent walks get whole pages; a page is kept in memory from its
 // second request. Node only: the edge has no such file.
 import { cp, readdir, rm, stat, truncate } from "node:fs/promises";
 import path from "node:path";

@@ -17,7 +17,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../functions/node/main.ts";
-import { BUILD_ID, buildsFolderOf, liveFolderOf, serverRecords } from "../../src/shared/node-builds.ts";
+import { BUILD_ID, buildsFolderOf, liveFolderOf, serverRecords } from "../../src/node/builds.ts";
 import { build, episode, makeSite, removeSite, script, serveSite, writeContent, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { call, expectError, longTone, NO_LIMITS, TONE } from "../support/http.ts";
 import { brokenCopy, swapsLogged, twoBuilds, type TwoBuilds } from "../support/live-builds.ts";

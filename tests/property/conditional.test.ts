@@ -1,8 +1,8 @@
-// Property tests of conditional requests (RFC 9110 §13.1; functions/conditional.ts): If-None-Match
+// Property tests of conditional requests (RFC 9110 §13.1; functions/http/conditional.ts): If-None-Match
 // with the weak comparison, If-Range with the strong one.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ifNoneMatchHits, ifRangeMatches } from "../../functions/conditional.ts";
+import { ifNoneMatchHits, ifRangeMatches } from "../../functions/http/conditional.ts";
 
 /** etagc (RFC 9110 §8.8.3): any visible character but the double quote, and obs-text. */
 const etagc = fc.string({ unit: fc.constantFrom(..."!#$%&'()*+,-./0123456789:;<=>?@ABCDEFXYZ[\\]^_`abcdefxyz{|}~W"), maxLength: 24 });

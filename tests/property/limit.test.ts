@@ -1,8 +1,8 @@
 // Property tests of the `limit` parameter and the one-value rule of the list query
-// (docs/api.md#get-v1episodes; src/shared/parameters.ts, functions/list-query.ts).
+// (docs/api.md#get-v1episodes; src/shared/parameters.ts, functions/routes/list-query.ts).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseListQuery } from "../../functions/list-query.ts";
+import { parseListQuery } from "../../functions/routes/list-query.ts";
 import { encodeCursor } from "../../src/shared/cursor.ts";
 import { PARAMETERS } from "../../src/shared/parameters.ts";
 

@@ -1,7 +1,7 @@
-// Property tests of Range parsing (RFC 9110 §14; docs/api.md#get-v1episodesrefaudio; functions/range.ts).
+// Property tests of Range parsing (RFC 9110 §14; docs/api.md#get-v1episodesrefaudio; functions/http/range.ts).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseRange, type RangeResult } from "../../functions/range.ts";
+import { parseRange, type RangeResult } from "../../functions/http/range.ts";
 
 const size = fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 2 ** 40 }));
 const pos = fc.oneof(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 2 ** 41 }));

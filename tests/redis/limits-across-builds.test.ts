@@ -5,7 +5,7 @@ import { cp } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../functions/node/main.ts";
-import { pointTo } from "../../src/shared/node-builds.ts";
+import { pointTo } from "../../src/node/builds.ts";
 import { episode, makeSite, removeSite, script, type Site } from "../support/fixture.ts";
 import { call, expectError } from "../support/http.ts";
 import { swapsLogged } from "../support/live-builds.ts";

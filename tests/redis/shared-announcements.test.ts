@@ -1,6 +1,6 @@
 // Several Node instances sharing one Redis (RATE_LIMIT_STORE=redis) announce a new published set
 // once between them: each looks at the clock (every 50 ms here, injected), and the one whose swap
-// of the set's name into Redis gets the old name back announces (functions/announce-watch.ts).
+// of the set's name into Redis gets the old name back announces (functions/announce/watch.ts).
 // An instance started later finds the announced set in Redis and does not announce it again.
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,11 +1,11 @@
 // What Cloudflare's edge does in front of a Worker, for suites that run the Node target behind a
 // trusted proxy (TRUST_PROXY=<hops>, client addresses in X-Forwarded-For): the edge is that proxy,
 // and it tells the Worker the client address in CF-Connecting-IP. This loopback proxy sets
-// CF-Connecting-IP by the same rule (functions/client-ip.ts) and passes everything else through,
+// CF-Connecting-IP by the same rule (functions/limits/client-ip.ts) and passes everything else through,
 // so the Worker's own code path (CF-Connecting-IP, never X-Forwarded-For) is what is tested.
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { clientIpFrom } from "../../functions/client-ip.ts";
+import { clientIpFrom } from "../../functions/limits/client-ip.ts";
 
 export interface Front {
   url: string;

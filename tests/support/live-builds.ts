@@ -1,9 +1,9 @@
 // Two builds of one site to switch a pointer between, as `npm run build` switches `dist`
-// (src/shared/node-builds.ts pointTo): for the tests of what a running Node server does when the
+// (src/node/builds.ts pointTo): for the tests of what a running Node server does when the
 // pointer names another build (functions/node/live-build.ts), without an Astro build per switch.
 import { cp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { pointTo } from "../../src/shared/node-builds.ts";
+import { pointTo } from "../../src/node/builds.ts";
 import { build, makeSite, writeContent, type EpisodeSpec, type Site } from "./fixture.ts";
 
 export interface TwoBuilds {

@@ -1,6 +1,6 @@
-// Accept-Encoding negotiation (RFC 9110 §12.5.3; docs/api.md#compression): functions/accept-encoding.ts.
+// Accept-Encoding negotiation (RFC 9110 §12.5.3; docs/api.md#compression): functions/http/accept-encoding.ts.
 import { describe, expect, it } from "vitest";
-import { negotiateEncoding } from "../../functions/accept-encoding.ts";
+import { negotiateEncoding } from "../../functions/http/accept-encoding.ts";
 
 describe("negotiateEncoding", () => {
   it("no Accept-Encoding field: the plain body (the service sends a coding only when asked)", () => {

@@ -3,11 +3,11 @@
 // servers' and the Worker's timers drive: tests/http/announce-schedule.test.ts,
 // tests/redis/shared-announcements.test.ts, tests/edge/announce-cron.test.ts).
 import { describe, expect, it } from "vitest";
-import { announce, announceTargets, type AnnounceTarget } from "../../functions/announce.ts";
-import { isNewSet, MemoryAnnouncedSets, PublishedSetWatch, type AnnouncedSetStore } from "../../functions/announce-watch.ts";
-import { announceConfig, type AnnounceConfig } from "../../functions/config.ts";
-import { EpisodeIndex } from "../../functions/episode-index.ts";
-import { PublishedSetNamer, publishedSetName } from "../../functions/published-set.ts";
+import { announce, announceTargets, type AnnounceTarget } from "../../functions/announce/announce.ts";
+import { isNewSet, MemoryAnnouncedSets, PublishedSetWatch, type AnnouncedSetStore } from "../../functions/announce/watch.ts";
+import { announceConfig, type AnnounceConfig } from "../../src/shared/config.ts";
+import { EpisodeIndex } from "../../functions/data/episode-index.ts";
+import { PublishedSetNamer, publishedSetName } from "../../functions/data/published-set.ts";
 import { compareOrder, orderKeyOf } from "../../src/shared/order.ts";
 import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
 

@@ -1,6 +1,6 @@
-// functions/buffer-pool.ts: buffers taken and given back, each at most once.
+// functions/data/buffer-pool.ts: buffers taken and given back, each at most once.
 import { describe, expect, it } from "vitest";
-import { BufferPool } from "../../functions/buffer-pool.ts";
+import { BufferPool } from "../../functions/data/buffer-pool.ts";
 
 describe("BufferPool", () => {
   it("gives the bytes asked for, and the same buffer again once it is given back", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientIpFrom, clientKeyFrom, rateLimitKey } from "../../functions/client-ip.ts";
+import { clientIpFrom, clientKeyFrom, rateLimitKey } from "../../functions/limits/client-ip.ts";
 
 describe("client address behind proxies (TRUST_PROXY, docs/api.md#rate-limits)", () => {
   it("X-Forwarded-For is never trusted by default (0 hops)", () => {

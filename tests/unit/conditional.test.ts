@@ -1,7 +1,7 @@
-// The comparisons of conditional requests (functions/conditional.ts): If-None-Match compares weakly,
+// The comparisons of conditional requests (functions/http/conditional.ts): If-None-Match compares weakly,
 // If-Range strongly (RFC 9110 §13.1).
 import { describe, expect, it } from "vitest";
-import { ifNoneMatchHits, ifRangeMatches } from "../../functions/conditional.ts";
+import { ifNoneMatchHits, ifRangeMatches } from "../../functions/http/conditional.ts";
 
 const TAG = '"q1w2e3r4t5y6u7i8o9p0aa"';
 

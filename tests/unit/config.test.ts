@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { announceConfig, PODPING_URL_DEFAULT, shimConfig } from "../../functions/config.ts";
+import { announceConfig, PODPING_URL_DEFAULT, shimConfig } from "../../src/shared/config.ts";
 
 describe("shim configuration (README.md#configuration)", () => {
   it("defaults to the specification's limits, no trusted proxy, streamed local audio and limits counted in memory", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EpisodeIndex } from "../../functions/episode-index.ts";
+import { EpisodeIndex } from "../../functions/data/episode-index.ts";
 import { compareOrder, orderKeyOf } from "../../src/shared/order.ts";
 import type { BuildIndex, IndexEntry } from "../../src/shared/schema/build-index.ts";
 import { prng } from "../../scripts/synthetic-content.ts";

@@ -5,8 +5,8 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { encodedEtag, etagOf, strongEtag } from "../../src/shared/etag.ts";
-import { nodeEtag } from "../../src/shared/node-etag.ts";
-import { audioEtag } from "../../src/generate/site.ts";
+import { nodeEtag } from "../../src/node/etag.ts";
+import { audioEtag } from "../../src/generate/episode-writer.ts";
 import { prng } from "../../scripts/synthetic-content.ts";
 
 const TAG_FORM = /^"[A-Za-z0-9_-]{22}"$/;

@@ -8,7 +8,7 @@ import { parseFeed, type FeedObject } from "podcast-partytime";
 import { itunesCategoriesSourceOfTruth } from "podcast-partytime/dist/parser/itunes-categories.js";
 import Parser from "rss-parser";
 import { describe, expect, it } from "vitest";
-import { feedXml, GENERATOR, type FeedChannel, type FeedEpisode } from "../../functions/feed.ts";
+import { feedXml, GENERATOR, type FeedChannel, type FeedEpisode } from "../../functions/routes/feed.ts";
 import { episodeResourceOf } from "../../src/generate/episode.ts";
 import { APPLE_CATEGORIES } from "../../src/shared/apple-categories.ts";
 import { episodeFileSchema, podcastSchema } from "../../src/shared/schema/content.ts";

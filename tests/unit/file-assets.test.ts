@@ -7,7 +7,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { FileAssetStore } from "../../functions/node/file-assets.ts";
-import { variantsOf } from "../../functions/representations.ts";
+import { variantsOf } from "../../functions/http/representations.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "file-assets-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { audioFileName, contentDisposition, slugify } from "../../functions/filename.ts";
+import { audioFileName, contentDisposition, slugify } from "../../functions/http/filename.ts";
 
 const ID = "8d9c1151-071d-428b-a81a-f51f72aedac7";
 const ep = (title: string, episodeNumber: number | null = 42) => ({ id: ID, episodeNumber, title });

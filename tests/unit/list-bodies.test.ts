@@ -1,16 +1,16 @@
 // The list's bodies in one file: the build's writer (src/generate/list-bodies.ts), the format
-// (src/shared/node-list-bodies.ts) and the Node server's reader (functions/node/list-bodies.ts),
+// (src/node/list-bodies.ts) and the Node server's reader (functions/node/list-bodies.ts),
 // which uses a file only when it holds exactly the bodies of the index and manifest it loaded.
 import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EpisodeIndex } from "../../functions/episode-index.ts";
+import { EpisodeIndex } from "../../functions/data/episode-index.ts";
 import { ListBodiesFile } from "../../functions/node/list-bodies.ts";
 import { writeListBodies } from "../../src/generate/list-bodies.ts";
 import { BUILD_FILES, episodeFile } from "../../src/shared/layout.ts";
-import { nodeEtag } from "../../src/shared/node-etag.ts";
-import { bodiesDigest, FOOTER_BYTES } from "../../src/shared/node-list-bodies.ts";
+import { nodeEtag } from "../../src/node/etag.ts";
+import { bodiesDigest, FOOTER_BYTES } from "../../src/node/list-bodies.ts";
 import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
 
 const T0 = Date.UTC(2026, 0, 1);

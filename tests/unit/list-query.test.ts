@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseListQuery } from "../../functions/list-query.ts";
+import { parseListQuery } from "../../functions/routes/list-query.ts";
 import { encodeCursor } from "../../src/shared/cursor.ts";
 
 const q = (text: string) => parseListQuery(new URLSearchParams(text));

@@ -1,9 +1,9 @@
-// loadIndex and loadIndexText (functions/episode-index.ts): the Node entry's way to load
+// loadIndex and loadIndexText (functions/data/episode-index.ts): the Node entry's way to load
 // index.json, validated entry by entry. They must accept and refuse what buildIndex.parse (and
 // JSON.parse) does, and hold and page the same index.
 import { describe, expect, it } from "vitest";
 import { ZodError } from "zod";
-import { EpisodeIndex, loadIndex, loadIndexText } from "../../functions/episode-index.ts";
+import { EpisodeIndex, loadIndex, loadIndexText } from "../../functions/data/episode-index.ts";
 import { buildIndex } from "../../src/shared/schema/build-index.ts";
 
 const T0 = Date.UTC(2026, 0, 1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ByteLru } from "../../functions/lru.ts";
+import { ByteLru } from "../../functions/data/lru.ts";
 
 const bytes = (n: number) => new Uint8Array(n);
 const cache = (max: number) => new ByteLru<Uint8Array>(max, (v) => v.byteLength);

@@ -1,7 +1,7 @@
-// The asset store every runtime shares (functions/manifest-assets.ts): only manifest-named files
+// The asset store every runtime shares (functions/data/manifest-assets.ts): only manifest-named files
 // are read, each once while it is cached, and a read with `keep: false` leaves the cache as it was.
 import { describe, expect, it } from "vitest";
-import { ManifestAssetStore } from "../../functions/manifest-assets.ts";
+import { ManifestAssetStore } from "../../functions/data/manifest-assets.ts";
 
 function storeOf(files: Record<string, string>, maxBytes = 1024 * 1024) {
   const reads: string[] = [];

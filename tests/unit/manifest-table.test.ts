@@ -1,8 +1,8 @@
-// The compact manifest of the Node entry (functions/manifest-table.ts) answers every path exactly
+// The compact manifest of the Node entry (functions/data/manifest-table.ts) answers every path exactly
 // as the parsed manifest object does: the build's tags, other tags, escapes, repeats, absent paths;
 // read whole (parse) or in pieces cut anywhere (parseChunks).
 import { describe, expect, it } from "vitest";
-import { ManifestTable } from "../../functions/manifest-table.ts";
+import { ManifestTable } from "../../functions/data/manifest-table.ts";
 import { prng } from "../../scripts/synthetic-content.ts";
 
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRange } from "../../functions/range.ts";
+import { parseRange } from "../../functions/http/range.ts";
 
 const SIZE = 1000;
 const ranges = (...pairs: [number, number][]) => ({ kind: "ranges", ranges: pairs.map(([start, end]) => ({ start, end })) });

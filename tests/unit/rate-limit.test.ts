@@ -1,7 +1,7 @@
 import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
 import { describe, expect, it } from "vitest";
-import { MemoryRateLimitStore, RateLimiter } from "../../functions/rate-limit.ts";
+import { MemoryRateLimitStore, RateLimiter } from "../../functions/limits/rate-limit.ts";
 
 const T0 = Date.UTC(2026, 9, 1, 6);
 const limiter = (metadataPerMinute = 3, audioPerMinute = 2, store = new MemoryRateLimitStore()) =>

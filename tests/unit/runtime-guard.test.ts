@@ -1,11 +1,13 @@
 // The runtime guard: request-time code runs on any fetch-style runtime (Node today, Workers next),
-// so nothing the portable shim reaches may import a runtime's own modules. Starting from every file
-// directly under functions/ (the shim and its parts; functions/node/ is the Node adapter and may use
-// Node), it follows relative imports, type-only ones included (stricter than needed), and reports
-// every reached file that imports `node:*` (or any `scheme:` module: `cloudflare:`, `bun:`), a Node
-// builtin by its bare name, Astro, or a package outside the allowlist. It also holds the layering
-// of docs/architecture.md: src/shared imports neither src/generate nor functions, and request-time
-// code (functions/, except functions/node/) does not import build-time code (src/generate).
+// so nothing the portable shim reaches may import a runtime's own modules. Starting from every
+// module of functions/ outside its two adapters (functions/node/ may use Node, functions/workers/
+// Workers) and every module of src/shared, it follows relative imports, type-only ones included
+// (stricter than needed), and reports every reached file that imports `node:*` (or any `scheme:`
+// module: `cloudflare:`, `bun:`), a Node builtin by its bare name, Astro, or a package outside the
+// allowlist. It also holds the layering of docs/architecture.md: src/shared imports neither
+// src/generate nor functions; request-time code does not import build-time code (src/generate) or
+// Node-only code (src/node); the build and publish (src/generate, src/publish) import no request-time
+// code (functions/).
 //
 // Imports are found with a small regex, not a parser: `import … from "…"`, `import "…"`,
 // `export … from "…"`, `import("…")` and `require("…")`, after comments are removed.
@@ -13,6 +15,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { ROUTES } from "../../src/shared/routes.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -103,15 +106,15 @@ export function checkRuntimeImports(files: ReadonlyMap<string, string>, entries:
     if (!CODE.test(file)) continue;
     const shared = under(file, "src/shared");
     const requestTime = under(file, "functions") && !under(file, "functions/node");
-    if (!shared && !requestTime) continue;
+    const buildTime = under(file, "src/generate") || under(file, "src/publish");
+    if (!shared && !requestTime && !buildTime) continue;
+    const layer = shared ? "src/shared" : requestTime ? "request-time code (functions/)" : "the build and publish (src/generate, src/publish)";
     for (const specifier of importsOf(source)) {
       if (!specifier.startsWith(".")) continue;
       const target = path.posix.join(path.posix.dirname(file), specifier);
-      if (under(target, "src/generate")) {
-        problems.push(`${file} imports "${specifier}": ${shared ? "src/shared" : "request-time code (functions/)"} must not import build-time code (src/generate)`);
-      } else if (shared && under(target, "functions")) {
-        problems.push(`${file} imports "${specifier}": src/shared must not import request-time code (functions/)`);
-      }
+      if (!buildTime && under(target, "src/generate")) problems.push(`${file} imports "${specifier}": ${layer} must not import build-time code (src/generate)`);
+      else if (!buildTime && under(target, "src/node")) problems.push(`${file} imports "${specifier}": ${layer} must not import Node-only code (src/node)`);
+      else if ((shared || buildTime) && under(target, "functions")) problems.push(`${file} imports "${specifier}": ${layer} must not import request-time code (functions/)`);
     }
   }
   return problems;
@@ -131,13 +134,10 @@ function projectFiles(dirs: string[]): Map<string, string> {
   return files;
 }
 
-/**
- * The portable entry points: every module directly under functions/, and every module of
- * src/shared except the Node-only ones, named node-*.ts (node-etag.ts: the build's and the Node
- * entry's synchronous ETags), which only the build and functions/node/ import.
- */
+/** The portable entry points: every module of functions/ outside its two adapters, and every module of src/shared. */
 function requestTimeEntries(files: ReadonlyMap<string, string>): string[] {
-  const portable = (f: string) => /^functions\/[^/]+\.ts$/.test(f) || (/^src\/shared\/.+\.ts$/.test(f) && !/(^|\/)node-[^/]+\.ts$/.test(f));
+  const portable = (f: string) =>
+    (/^functions\/.+\.ts$/.test(f) && !/^functions\/(?:node|workers)\//.test(f)) || /^src\/shared\/.+\.ts$/.test(f);
   return [...files.keys()].filter(portable).sort();
 }
 
@@ -146,8 +146,10 @@ describe("request-time code runs on any runtime", () => {
     const files = projectFiles(["functions", "src"]);
     const entries = requestTimeEntries(files);
     expect(entries).toContain("functions/handler.ts");
+    expect(entries).toContain("functions/routes/episodes.ts");
     expect(entries).toContain("src/shared/routes.ts");
-    expect(entries).not.toContain("src/shared/node-etag.ts");
+    expect(entries).not.toContain("functions/node/server.ts");
+    expect(entries).not.toContain("src/node/etag.ts");
     expect(checkRuntimeImports(files, entries)).toEqual([]);
   });
 
@@ -211,7 +213,7 @@ describe("the runtime guard itself", () => {
     const files = graph({
       "functions/a.ts": '// import "node:fs" would break Workers\n/* import("node:path") */\nconst url = "http://example.com"; // import "node:os"\nexport const a = 1;\n',
       "functions/node/server.ts": 'import { createServer } from "node:http";\n',
-      "src/generate/site.ts": 'import { readFile } from "node:fs/promises";\n',
+      "src/generate/prepare-build.ts": 'import { readFile } from "node:fs/promises";\n',
     });
     expect(checkRuntimeImports(files, ["functions/a.ts"])).toEqual([]);
   });
@@ -221,17 +223,24 @@ describe("the runtime guard itself", () => {
     expect(problems).toEqual(['functions/a.ts imports "./gone.ts", which resolves to no file of the project (functions/a.ts is a request-time entry point)']);
   });
 
-  it("holds the layers: src/shared imports neither src/generate nor functions; functions/ (not functions/node/) does not import src/generate", () => {
+  it("holds the layers: src/shared, request-time code, Node-only code, the build and publish", () => {
     const files = graph({
-      "src/shared/a.ts": 'import { x } from "../generate/x.ts";\nimport type { Shim } from "../../functions/handler.ts";\n',
+      "src/shared/a.ts": 'import { x } from "../generate/x.ts";\nimport type { Shim } from "../../functions/handler.ts";\nimport { nodeEtag } from "../node/etag.ts";\n',
       "functions/b.ts": 'import { rateLimitsOf } from "../src/generate/discovery.ts";\n',
-      "functions/node/main.ts": 'import { stamp } from "../../src/generate/stamp.ts";\n',
-      "src/generate/site.ts": 'import { ERRORS } from "../shared/errors.ts";\n',
+      "functions/routes/c.ts": 'import { compressFile } from "../../src/node/compress.ts";\n',
+      "functions/node/main.ts": 'import { stamp } from "../../src/generate/stamp.ts";\nimport { nodeEtag } from "../../src/node/etag.ts";\n',
+      "src/generate/prepare-build.ts": 'import { ERRORS } from "../shared/errors.ts";\nimport { nodeEtag } from "../node/etag.ts";\n',
+      "src/generate/precompress.ts": 'import { compressible } from "../../functions/http/response.ts";\n',
+      "src/publish/upload.ts": 'import { shimConfig } from "../../functions/config.ts";\n',
     });
     expect(checkRuntimeImports(files, [])).toEqual([
       'src/shared/a.ts imports "../generate/x.ts": src/shared must not import build-time code (src/generate)',
       'src/shared/a.ts imports "../../functions/handler.ts": src/shared must not import request-time code (functions/)',
+      'src/shared/a.ts imports "../node/etag.ts": src/shared must not import Node-only code (src/node)',
       'functions/b.ts imports "../src/generate/discovery.ts": request-time code (functions/) must not import build-time code (src/generate)',
+      'functions/routes/c.ts imports "../../src/node/compress.ts": request-time code (functions/) must not import Node-only code (src/node)',
+      'src/generate/precompress.ts imports "../../functions/http/response.ts": the build and publish (src/generate, src/publish) must not import request-time code (functions/)',
+      'src/publish/upload.ts imports "../../functions/config.ts": the build and publish (src/generate, src/publish) must not import request-time code (functions/)',
     ]);
   });
 
@@ -252,5 +261,55 @@ describe("the runtime guard itself", () => {
         ].join("\n"),
       ),
     ).toEqual(["a", "b", "side", "d", "e", "f", "g"]);
+  });
+});
+
+/** Comments out of a source: JS block and line comments, and HTML comments of Astro templates. */
+function withoutComments(source: string): string {
+  return source
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/(^|[\s;{}()])\/\/.*$/gm, "$1");
+}
+
+/** First segments of the route table's literal paths (`v1`, `episodes`, `feed.xml`…). */
+function publicSegments(): string[] {
+  const segments = Object.values(ROUTES as Record<string, { paths: readonly string[] }>).flatMap((r) => r.paths.map((p) => p.split("/")[1] ?? ""));
+  return [...new Set(segments.filter((s) => s !== "" && !s.startsWith("{")))].sort();
+}
+
+/**
+ * Public path literals in `files` (path → source): a string or template that starts with a path of
+ * the route table (`"/v1…"`, `'/episodes'`), or a URL made by hand (`${siteUrl}/feed.xml`). Paths
+ * are made from the table (src/shared/routes.ts `pathOf`, src/shared/links.ts `urlOf`).
+ */
+export function pathLiterals(files: ReadonlyMap<string, string>, segments: readonly string[]): string[] {
+  const alternatives = segments.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  const literal = new RegExp(`(?:["'\`]|\\$\\{[^}]*(?:[uU]rl|origin)\\})/(?:${alternatives})(?=[/"'\`?#]|$)`, "gm");
+  const found: string[] = [];
+  for (const [file, source] of files) {
+    if (!/\.(?:ts|astro|mjs)$/.test(file) || file === "src/shared/routes.ts") continue;
+    for (const m of withoutComments(source).matchAll(literal)) found.push(`${file}: ${m[0]}`);
+  }
+  return found;
+}
+
+describe("one home for every public path", () => {
+  it("no code outside the route table writes a public path: links, discovery, llms.txt, the sitemap, the feeds, MCP and the pages make them with pathOf/urlOf", () => {
+    const segments = publicSegments();
+    expect(segments).toEqual(expect.arrayContaining(["v1", "episodes", "embed", "feed.xml", "mcp", "llms.txt"]));
+    expect(pathLiterals(projectFiles(["functions", "src"]), segments)).toEqual([]);
+  });
+
+  it("finds a path written by hand, in any quote, after an origin, and not in comments", () => {
+    const files = new Map(
+      Object.entries({
+        "functions/a.ts": 'const a = "/v1/episodes";\nconst b = `${o.siteUrl}/feed.xml`;\n// "/v1" in a comment\n',
+        "src/pages/b.astro": '<a href="/episodes">All</a>\n<!-- <a href="/terms"> -->\n',
+        "src/shared/layout.ts": "const file = `${API_PREFIX}/episodes/${ref}.json`;\nconst v = '/v10';\n",
+        "src/shared/routes.ts": 'paths: ["/v1"]\n',
+      }),
+    );
+    expect(pathLiterals(files, ["v1", "episodes", "feed.xml", "terms"])).toEqual(['functions/a.ts: "/v1', "functions/a.ts: ${o.siteUrl}/feed.xml", 'src/pages/b.astro: "/episodes']);
   });
 });

@@ -3,9 +3,9 @@
 // snippets, the turn a hit is said in. The index is built with the build's accumulator and read through an in-memory asset
 // store, as the shim reads it.
 import { describe, expect, it } from "vitest";
-import { EpisodeIndex } from "../../functions/episode-index.ts";
+import { EpisodeIndex } from "../../functions/data/episode-index.ts";
 import type { Asset, AssetStore, GetOptions } from "../../functions/ports.ts";
-import { EpisodeSearch, snippetOf, topOf, turnOf } from "../../functions/search.ts";
+import { EpisodeSearch, snippetOf, topOf, turnOf } from "../../functions/data/search.ts";
 import { SearchIndexBuilder } from "../../src/generate/search-index.ts";
 import { MAX_SHARDS, parseShard, type SearchMeta } from "../../src/shared/search-format.ts";
 import { episodeFile, SEARCH_FILES } from "../../src/shared/layout.ts";

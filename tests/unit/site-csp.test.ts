@@ -1,6 +1,6 @@
 // The Content-Security-Policy values the shim sends with the player and the pages.
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicies } from "../../functions/site-routes.ts";
+import { contentSecurityPolicies } from "../../functions/routes/site.ts";
 
 describe("content security policies", () => {
   it("the player is frameable anywhere, runs scripts from its own origin only and plays audio from the site and the API", () => {

@@ -1,7 +1,8 @@
 // Build side of the OpenAPI document: its examples are bodies the build wrote, each of which the
 // writer checked against the zod schemas the document is generated from (checkBody in
-// src/generate/site.ts), so the document cannot describe something the build does not send.
-import { builtEpisode, checkBody, type BuiltEpisode, type Site } from "../site.ts";
+// src/generate/prepare-build.ts), so the document cannot describe something the build does not send.
+import { builtEpisode, type BuiltEpisode, type Site } from "../prepare-build.ts";
+import { checkBody } from "../episode-writer.ts";
 import { encodeCursor } from "../../shared/cursor.ts";
 import { orderKeyOf } from "../../shared/order.ts";
 import { episodePage, type EpisodePage } from "../../shared/schema/api.ts";

@@ -1,7 +1,7 @@
 // GET /v1/openapi.json: the OpenAPI 3.1 document, generated at build time from the zod schemas with
 // examples from the built responses (src/openapi/). The shim serves it with its ETag from the manifest.
 import type { APIRoute, GetStaticPaths } from "astro";
-import { loadSite } from "../../generate/site.ts";
+import { loadSite } from "../../generate/prepare-build.ts";
 import { BUILD_FILES, paramsOf, PAGE_ROUTES } from "../../shared/layout.ts";
 import { openApiDocumentOf } from "../../generate/openapi/build.ts";
 

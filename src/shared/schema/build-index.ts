@@ -23,7 +23,7 @@ export const indexEntry = z.object({
       /** Storage key (local: file name under dist/media, see src/shared/layout.ts; s3: object key). */
       key: z.string(),
       bytes: z.int().nullable(),
-      /** Strong ETag of the audio bytes, computed by the build (src/generate/site.ts, audioEtag). */
+      /** Strong ETag of the audio bytes, computed by the build (src/generate/episode-writer.ts, audioEtag). */
       etag: z.string(),
     })
     .nullable(),

@@ -1,7 +1,7 @@
 // What the MCP tools answer beside the API's own resources (docs/api.md#mcp): a search's results
 // and a transcript, possibly of a time window. Built from the API's schemas (./api.ts), so a
 // member means the same in both. The tools declare these as their output schemas
-// (functions/mcp.ts) and the SDK checks every result against them.
+// (functions/routes/mcp.ts) and the SDK checks every result against them.
 import { z } from "zod";
 import { episodeResource, scriptSegment } from "./api.ts";
 

@@ -7,16 +7,16 @@
 // request first negotiates their coding, on runtimes that send them: ./representations.ts), so a
 // form asked again costs what a built body costs. The read (`form`) is the MCP endpoint's too
 // (./api-reads.ts). Portable: no Node or Workers imports.
-import { episodeFile } from "../src/shared/layout.ts";
-import type { EpisodeResource, ScriptResource } from "../src/shared/schema/api.ts";
-import type { IndexEntry } from "../src/shared/schema/build-index.ts";
-import { formEtag, renderTimed, TIMED_FORMS, type TimedForm, type TimedPart } from "../src/shared/timed.ts";
+import { episodeFile } from "../../src/shared/layout.ts";
+import type { EpisodeResource, ScriptResource } from "../../src/shared/schema/api.ts";
+import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
+import { formEtag, renderTimed, TIMED_FORMS, type TimedForm, type TimedPart } from "../../src/shared/timed.ts";
 import { answerOf, refusal, Refusal, type Read } from "./api-reads.ts";
-import { CACHE } from "./http.ts";
-import { ByteLru } from "./lru.ts";
-import type { Asset, AssetStore, Compress } from "./ports.ts";
-import { composedAsset, type ComposedAsset } from "./representations.ts";
-import type { RouteHandler } from "./router.ts";
+import { CACHE } from "../http/response.ts";
+import { ByteLru } from "../data/lru.ts";
+import type { Asset, AssetStore, Compress } from "../ports.ts";
+import { composedAsset, type ComposedAsset } from "../http/representations.ts";
+import type { RouteHandler } from "../router.ts";
 
 /**
  * Memory for rendered forms and their variants: a 20-minute episode's WebVTT is ~20 KB, its

@@ -1,20 +1,20 @@
 // The surfaces crawlers and language models read first (docs/api.md#crawlers): /robots.txt,
 // /sitemap.xml and /llms.txt. The sitemap passes the publication clock (it is composed per set of
 // published episodes); robots.txt and llms.txt depend only on the show and the origins. Portable.
-import { archivePageCount, archivePath } from "../src/shared/archive.ts";
-import { feedUrls, pageUrl, timedFormUrl, type Origins } from "../src/shared/links.ts";
-import type { IndexEntry } from "../src/shared/schema/build-index.ts";
-import type { Podcast } from "../src/shared/schema/content.ts";
-import { element, textElement, xmlDocument } from "../src/shared/xml.ts";
+import { archivePageCount, archivePath } from "../../src/shared/archive.ts";
+import { feedUrls, pageUrl, timedFormUrl, urlOf, type Origins } from "../../src/shared/links.ts";
+import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
+import type { Podcast } from "../../src/shared/schema/content.ts";
+import { element, textElement, xmlDocument } from "../../src/shared/xml.ts";
 
 /** The public URLs of the surfaces these files point to: one place, so they cannot disagree. */
 export function surfaceUrls(o: Origins) {
   return {
     feed: feedUrls(o.siteUrl).rss,
     jsonFeed: feedUrls(o.siteUrl).json,
-    sitemap: `${o.siteUrl}/sitemap.xml`,
-    llms: `${o.siteUrl}/llms.txt`,
-    mcp: `${o.baseUrl}/mcp`,
+    sitemap: urlOf(o, "sitemap"),
+    llms: urlOf(o, "llms"),
+    mcp: urlOf(o, "mcp"),
   };
 }
 
@@ -36,7 +36,7 @@ export function sitemapXml(o: Origins, published: readonly IndexEntry[]): string
   const pages = Array.from({ length: archivePageCount(published.length) }, (_, i) => url(`${o.siteUrl}${archivePath(i + 1)}`));
   return xmlDocument(
     element("urlset", { xmlns: "http://www.sitemaps.org/schemas/sitemap/0.9" }, [
-      url(`${o.siteUrl}/`, newest?.p),
+      url(urlOf(o, "home"), newest?.p),
       ...pages,
       ...published.map((e) => url(pageUrl(o, e.ref), e.p)),
     ]),
@@ -54,7 +54,7 @@ function oneLine(text: string): string {
  */
 export function llmsTxt(show: Podcast, o: Origins, terms: string, feedLimit: number): string {
   const u = surfaceUrls(o);
-  const api = `${o.baseUrl}/v1`;
+  const episode = urlOf(o, "getEpisode");
   return [
     `# ${oneLine(show.title)}`,
     "",
@@ -64,12 +64,12 @@ export function llmsTxt(show: Podcast, o: Origins, terms: string, feedLimit: num
     "",
     "## API",
     "",
-    `- [Discovery document](${api}): the URL of every surface, the rate limits in force and the page sizes (JSON)`,
-    `- [OpenAPI description](${api}/openapi.json): OpenAPI 3.1 of every route, its parameters, errors and response schemas`,
-    `- [Episode list](${api}/episodes): published episodes, newest first, in pages (\`limit\`, \`cursor\`, \`domain\`, \`since\`)`,
-    `- [Episode transcript](${api}/episodes/{ref}/transcript): plain text, one \`Speaker: text\` line per turn; \`{ref}\` is an episode number or UUID`,
-    `- [Timed transcript, WebVTT](${timedFormUrl(`${api}/episodes/{ref}`, "vtt")}): one cue per turn with its start and end, the speaker in a voice span; also [SubRip](${timedFormUrl(`${api}/episodes/{ref}`, "srt")}) and [Podcasting 2.0 JSON](${timedFormUrl(`${api}/episodes/{ref}`, "json")}), for episodes whose script is timed`,
-    `- [Chapters](${timedFormUrl(`${api}/episodes/{ref}`, "chapters")}): Podcasting 2.0 JSON chapters with their start and end times, for episodes whose chapters are timed`,
+    `- [Discovery document](${urlOf(o, "discovery")}): the URL of every surface, the rate limits in force and the page sizes (JSON)`,
+    `- [OpenAPI description](${urlOf(o, "openapi")}): OpenAPI 3.1 of every route, its parameters, errors and response schemas`,
+    `- [Episode list](${urlOf(o, "listEpisodes")}): published episodes, newest first, in pages (\`limit\`, \`cursor\`, \`domain\`, \`since\`)`,
+    `- [Episode transcript](${urlOf(o, "getEpisodeTranscript")}): plain text, one \`Speaker: text\` line per turn; \`{ref}\` is an episode number or UUID`,
+    `- [Timed transcript, WebVTT](${timedFormUrl(episode, "vtt")}): one cue per turn with its start and end, the speaker in a voice span; also [SubRip](${timedFormUrl(episode, "srt")}) and [Podcasting 2.0 JSON](${timedFormUrl(episode, "json")}), for episodes whose script is timed`,
+    `- [Chapters](${timedFormUrl(episode, "chapters")}): Podcasting 2.0 JSON chapters with their start and end times, for episodes whose chapters are timed`,
     "",
     "## MCP",
     "",

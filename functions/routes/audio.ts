@@ -1,10 +1,11 @@
 // Audio responses (docs/api.md#get-v1episodesrefaudio): whole file, single range (206), several ranges
 // (multipart/byteranges), 416, If-Range with the strong comparison, If-None-Match, HEAD, and
 // Content-Disposition. Bytes stream from storage; nothing holds a whole file in memory.
-import { ifRangeMatches } from "./conditional.ts";
-import { parseRange, type ByteRange } from "./range.ts";
-import { baseHeaders, CACHE, errorResponse, notModified, TYPES, type HeaderRecord, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
-import type { AudioStorage } from "./ports.ts";
+import { ifRangeMatches } from "../http/conditional.ts";
+import { parseRange, type ByteRange } from "../http/range.ts";
+import { baseHeaders, CACHE, errorResponse, notModified, type HeaderRecord, type ResponseContext, type ShimRequest, type ShimResponse } from "../http/response.ts";
+import { TYPES } from "../../src/shared/media-types.ts";
+import type { AudioStorage } from "../ports.ts";
 
 export interface AudioTarget {
   key: string;

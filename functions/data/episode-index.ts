@@ -7,9 +7,9 @@
 // million (~60 MB: objects, strings, boxed numbers, two Maps). A request gets its entries as
 // fresh objects, made for the few episodes it answers with.
 import { z } from "zod";
-import { buildIndex, indexEntry, scriptState, type BuildIndex, type IndexEntry } from "../src/shared/schema/build-index.ts";
-import { compareOrder, type OrderKey } from "../src/shared/order.ts";
-import type { EpisodeRef } from "../src/shared/refs.ts";
+import { buildIndex, indexEntry, scriptState, type BuildIndex, type IndexEntry } from "../../src/shared/schema/build-index.ts";
+import { compareOrder, type OrderKey } from "../../src/shared/order.ts";
+import type { EpisodeRef } from "../../src/shared/refs.ts";
 import { PositionLookup } from "./position-lookup.ts";
 import { StringColumn } from "./string-column.ts";
 

@@ -1,13 +1,13 @@
 // Per-IP fixed-window rate limits (docs/api.md#rate-limits) with the IETF RateLimit headers
 // (draft-ietf-httpapi-ratelimit-headers: RateLimit-Policy and RateLimit as structured fields).
-import { quotaOf, RATE_WINDOW_SECONDS, type Bucket, type RateLimits } from "../src/shared/limits.ts";
-import type { HeaderRecord } from "./http.ts";
-import { thenOrNow } from "./pending.ts";
-import type { RateLimitHit, RateLimitStore } from "./ports.ts";
+import { quotaOf, RATE_WINDOW_SECONDS, type Bucket, type RateLimits } from "../../src/shared/limits.ts";
+import type { HeaderRecord } from "../http/response.ts";
+import { thenOrNow } from "../pending.ts";
+import type { RateLimitHit, RateLimitStore } from "../ports.ts";
 
 export interface RateDecision {
   allowed: boolean;
-  /** RateLimit-Policy and RateLimit, under lower-case names: a response context's headers as they are (functions/http.ts). */
+  /** RateLimit-Policy and RateLimit, under lower-case names: a response context's headers as they are (functions/http/response.ts). */
   headers: HeaderRecord;
   /** Whole seconds until the window resets (≥ 1). */
   retryAfter: number;

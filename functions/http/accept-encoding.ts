@@ -2,7 +2,7 @@
 // (docs/api.md#compression). The service offers br, then gzip, and the plain body ("identity"),
 // which it sends whenever no coding is acceptable: a 406 would leave a client with nothing, while
 // every client can read the plain body. Portable: no runtime imports.
-import { CODINGS, type Coding } from "../src/shared/etag.ts";
+import { CODINGS, type Coding } from "../../src/shared/etag.ts";
 
 /** A qvalue: 0 to 1 with at most three decimals (RFC 9110 §12.4.2). */
 const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;

@@ -6,7 +6,7 @@
 // files); gzip 6 compresses as well as 9 on these small files.
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from "node:zlib";
 import { promisify } from "node:util";
-import type { Coding } from "./etag.ts";
+import type { Coding } from "../shared/etag.ts";
 
 export const BROTLI_QUALITY = 6;
 export const GZIP_LEVEL = 6;

@@ -4,11 +4,11 @@
 // one it last saw, it swaps its name into a store every instance shares (the process's memory, Redis,
 // the Durable Object). The swap is atomic and answers the name it replaced, so of all the instances
 // that notice the same change exactly one gets the old name back: that one announces. Portable.
-import { surfaceUrls } from "./crawl.ts";
-import type { AnnounceConfig } from "./config.ts";
-import type { EpisodeIndex } from "./episode-index.ts";
+import { surfaceUrls } from "../routes/crawl.ts";
+import type { AnnounceConfig } from "../../src/shared/config.ts";
+import type { EpisodeIndex } from "../data/episode-index.ts";
 import { announce, announces, announceTargets, type AnnounceOptions } from "./announce.ts";
-import { PublishedSetNamer } from "./published-set.ts";
+import { PublishedSetNamer } from "../data/published-set.ts";
 
 /** The last published set announced (or taken as the starting point), shared by the instances. */
 export interface AnnouncedSetStore {

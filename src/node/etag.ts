@@ -6,7 +6,7 @@
 // them equal). crypto.subtle costs ~5x the CPU for a 32 KB list page (a thread-pool job per digest)
 // and cannot hash the thousands of files of a build synchronously.
 import { createHash } from "node:crypto";
-import { strongEtag } from "./etag.ts";
+import { strongEtag } from "../shared/etag.ts";
 
 /** The ETag of a body (a string counts as its UTF-8 bytes), synchronously. */
 export function nodeEtag(body: Uint8Array | string): string {

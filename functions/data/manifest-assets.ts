@@ -5,11 +5,11 @@
 // static-assets binding (functions/workers/assets.ts). A runtime that serves the build's
 // precompressed variants (Node) also passes how to read one (`<file>.br`, `<file>.gz`): each is
 // read the first time a request negotiates its coding, and kept in the same cache.
-import { CODING_SUFFIX, type Coding } from "../src/shared/etag.ts";
+import { CODING_SUFFIX, type Coding } from "../../src/shared/etag.ts";
 import { ByteLru } from "./lru.ts";
 import type { ManifestLookup } from "./manifest-table.ts";
-import type { Asset, AssetStore, GetOptions } from "./ports.ts";
-import { registerVariants } from "./representations.ts";
+import type { Asset, AssetStore, GetOptions } from "../ports.ts";
+import { registerVariants } from "../http/representations.ts";
 
 /** The bytes of a dist-relative file, or null when there is none. */
 export type ReadFile = (rel: string) => Promise<Uint8Array | null>;

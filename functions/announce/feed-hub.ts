@@ -2,9 +2,9 @@
 // in the channel (`atom:link rel="hub"`) and in the Link header of /feed.xml with the feed's own URL
 // (`rel="self"`), as WebSub discovery asks; and `podcast:podping` when Podping is told of each new
 // version. Taken from the same configuration as the announcements themselves
-// (functions/announce.ts), so the feed never names a hub that is not told. Portable.
-import type { AnnounceConfig } from "./config.ts";
-import { element, type Xml } from "../src/shared/xml.ts";
+// (functions/announce/announce.ts), so the feed never names a hub that is not told. Portable.
+import type { AnnounceConfig } from "../../src/shared/config.ts";
+import { element, type Xml } from "../../src/shared/xml.ts";
 
 /** The channel's elements that declare the hub and Podping (none when neither is configured). */
 export function announcementElements(config: AnnounceConfig): Xml[] {

@@ -13,12 +13,12 @@
 // transcript are read for those candidates and the results only. A result whose transcript is timed
 // and holds the hit also gets the moment: the turn where it is said, read from its script, for the
 // results only.
-import { episodeFile, SEARCH_FILES } from "../src/shared/layout.ts";
-import { decodeDocLengths, forEachPosting, parseShard, SEARCH_FORMAT_VERSION, type SearchMeta, type Shard } from "../src/shared/search-format.ts";
-import { momentUrl } from "../src/shared/links.ts";
-import type { IndexEntry } from "../src/shared/schema/build-index.ts";
-import type { EpisodeResource, ScriptResource } from "../src/shared/schema/api.ts";
-import type { SearchResult } from "../src/shared/schema/mcp.ts";
+import { episodeFile, SEARCH_FILES } from "../../src/shared/layout.ts";
+import { decodeDocLengths, forEachPosting, parseShard, SEARCH_FORMAT_VERSION, type SearchMeta, type Shard } from "../../src/shared/search-format.ts";
+import { momentUrl } from "../../src/shared/links.ts";
+import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
+import type { EpisodeResource, ScriptResource } from "../../src/shared/schema/api.ts";
+import type { SearchResult } from "../../src/shared/schema/mcp.ts";
 import {
   FIELD_WEIGHTS,
   foldText,
@@ -31,11 +31,11 @@ import {
   wordsOf,
   type SearchDoc,
   type SearchField,
-} from "../src/shared/search-tokens.ts";
+} from "../../src/shared/search-tokens.ts";
 import type { EpisodeIndex } from "./episode-index.ts";
 import { ByteLru } from "./lru.ts";
-import type { AssetStore } from "./ports.ts";
-import { transcriptLine, type Turn } from "../src/shared/transcript.ts";
+import type { AssetStore } from "../ports.ts";
+import { transcriptLine, type Turn } from "../../src/shared/transcript.ts";
 
 export type { SearchResult };
 

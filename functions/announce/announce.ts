@@ -5,7 +5,8 @@
 // logged and left there, never failing the deploy, the timer or the Cron Trigger that asked for it.
 // Portable (fetch and AbortSignal.timeout): the deploy command, the Node server's timer
 // (functions/node/announce-timer.ts) and the Worker's Cron Trigger (functions/workers/scheduled.ts) share it.
-import type { AnnounceConfig } from "./config.ts";
+import { MEDIA } from "../../src/shared/media-types.ts";
+import type { AnnounceConfig } from "../../src/shared/config.ts";
 
 /** One announcement's wait for each target's answer, per attempt. */
 export const ANNOUNCE_TIMEOUT_MS = 5_000;
@@ -55,7 +56,7 @@ export function announceTargets(config: AnnounceConfig, feedUrl: string): Announ
   const targets: AnnounceTarget[] = [];
   if (config.websubHub !== null) {
     const body = new URLSearchParams({ "hub.mode": "publish", "hub.url": feedUrl }).toString();
-    targets.push({ kind: "websub", url: config.websubHub, method: "POST", headers: { ...agent, "content-type": "application/x-www-form-urlencoded" }, body });
+    targets.push({ kind: "websub", url: config.websubHub, method: "POST", headers: { ...agent, "content-type": MEDIA.form }, body });
   }
   for (const template of config.pingUrls) {
     targets.push({ kind: "ping", url: template.replaceAll("{feed}", encodeURIComponent(feedUrl)), method: "GET", headers: agent, body: null });

@@ -3,14 +3,14 @@
 // table. The HTTP routes (./episode-routes.ts, ./timed-routes.ts) and the MCP endpoint (./mcp.ts)
 // call the same functions, so both give the same answers and errors under the same publication
 // clock, and MCP never forges a request or builds a path. Portable: no runtime imports.
-import { apiError, ERRORS, type ErrorCode } from "../src/shared/errors.ts";
-import type { ErrorEnvelope } from "../src/shared/schema/api.ts";
-import type { IndexEntry } from "../src/shared/schema/build-index.ts";
-import type { TimedForm } from "../src/shared/timed.ts";
-import { bodyResponse, errorResponse, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
+import { apiError, ERRORS, type ErrorCode } from "../../src/shared/errors.ts";
+import type { ErrorEnvelope } from "../../src/shared/schema/api.ts";
+import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
+import type { TimedForm } from "../../src/shared/timed.ts";
+import { bodyResponse, errorResponse, type ResponseContext, type ShimRequest, type ShimResponse } from "../http/response.ts";
 import type { QueryValues } from "./list-query.ts";
-import { isPending } from "./pending.ts";
-import type { Asset } from "./ports.ts";
+import { isPending } from "../pending.ts";
+import type { Asset } from "../ports.ts";
 
 /** An answer of the error table (docs/api.md#errors), naming the parameter at fault on a 400. */
 export class Refusal {

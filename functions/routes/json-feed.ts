@@ -2,7 +2,8 @@
 // composed from the same index entries and built JSON bodies (./feed.ts), so both feeds hold the
 // same episodes at the same time. Members without a value are left out, as JSON Feed asks.
 // Portable: no Node or Workers imports.
-import type { Podcast } from "../src/shared/schema/content.ts";
+import { MEDIA } from "../../src/shared/media-types.ts";
+import type { Podcast } from "../../src/shared/schema/content.ts";
 import { descriptionOf, type FeedEpisode } from "./feed.ts";
 
 export const JSON_FEED_VERSION = "https://jsonfeed.org/version/1.1";
@@ -42,7 +43,7 @@ interface Item {
 /** The episode's MP3 through the API, as the RSS enclosure gives it; none while it has no audio. */
 function attachmentsOf({ entry, episode: ep }: FeedEpisode): Attachment[] | undefined {
   if (entry.audio === null) return undefined;
-  const attachment: Attachment = { url: ep.links.audio, mime_type: "audio/mpeg" };
+  const attachment: Attachment = { url: ep.links.audio, mime_type: MEDIA.mp3 };
   if (entry.audio.bytes !== null) attachment.size_in_bytes = entry.audio.bytes;
   if (ep.durationSeconds !== null) attachment.duration_in_seconds = ep.durationSeconds;
   return [attachment];

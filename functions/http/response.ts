@@ -1,9 +1,10 @@
 // Response building shared by every route: CORS, the license Link, cache policies, conditional
 // requests (RFC 9110 §13), content codings (§12.5.3, docs/api.md#compression) and the error
 // envelope. Every response of the shim passes through here.
-import { apiError, ERRORS, type ErrorCode } from "../src/shared/errors.ts";
-import { CODINGS, encodedEtag, type Coding } from "../src/shared/etag.ts";
-import { METHODS } from "../src/shared/routes.ts";
+import { apiError, ERRORS, type ErrorCode } from "../../src/shared/errors.ts";
+import { CODINGS, encodedEtag, type Coding } from "../../src/shared/etag.ts";
+import { compressible, TYPES } from "../../src/shared/media-types.ts";
+import { METHODS } from "../../src/shared/routes.ts";
 import { negotiateEncoding } from "./accept-encoding.ts";
 import { ifNoneMatchHits } from "./conditional.ts";
 import { variantsOf } from "./representations.ts";
@@ -17,13 +18,6 @@ export const CACHE = {
   /** 4xx answers: short, so a scheduled episode appears within a minute of its time. */
   error: "public, max-age=60",
   noStore: "no-store",
-} as const;
-
-export const TYPES = {
-  json: "application/json; charset=utf-8",
-  text: "text/plain; charset=utf-8",
-  html: "text/html; charset=utf-8",
-  mp3: "audio/mpeg",
 } as const;
 
 /** The Allow value of a 405 and the methods a preflight permits: the route table's. */
@@ -42,7 +36,7 @@ export interface ShimRequest {
   readonly headers: { get(name: string): string | null };
   /** Aborted when the client goes away: upstream reads stop. */
   readonly signal: AbortSignal;
-  /** The request body, for the one route that takes one (POST /mcp, functions/mcp.ts); read it at most once. */
+  /** The request body, for the one route that takes one (POST /mcp, functions/routes/mcp.ts); read it at most once. */
   readonly body?: ReadableStream<Uint8Array> | null;
 }
 
@@ -125,21 +119,6 @@ export function notModified(req: ShimRequest, etag: string): boolean {
   return inm !== null && ifNoneMatchHits(inm, etag);
 }
 
-/** Media types sent compressed (docs/api.md#compression): text (SubRip's included), JSON, XML, JavaScript, SVG. Never audio. */
-const COMPRESSIBLE = /^(?:text\/[a-z0-9.+-]+|application\/(?:[a-z0-9.-]+\+)?(?:json|xml)|application\/(?:x-)?javascript|application\/x-subrip|image\/svg\+xml)\s*(?:;|$)/i;
-
-/** Answers by media type, remembered: routes pass a few constant types, and this runs per response. */
-const compressibleTypes = new Map<string, boolean>();
-
-export function compressible(type: string): boolean {
-  let yes = compressibleTypes.get(type);
-  if (yes === undefined) {
-    yes = COMPRESSIBLE.test(type);
-    if (compressibleTypes.size < 256) compressibleTypes.set(type, yes);
-  }
-  return yes;
-}
-
 /** One representation of a body: the bytes to send, its coding (null: plain) and its ETag. */
 interface Representation {
   bytes: Uint8Array;
@@ -150,7 +129,7 @@ interface Representation {
 }
 
 /**
- * The representation this request gets (RFC 9110 §12.5.3, functions/accept-encoding.ts): at the
+ * The representation this request gets (RFC 9110 §12.5.3, functions/http/accept-encoding.ts): at the
  * edge the negotiated coding is the runtime's to apply; on Node the coding of a variant the shim
  * holds, falling back to the next acceptable coding, then to the plain body.
  */

@@ -3,22 +3,23 @@
 // list's pages with their cursors, as typed reads (./api-reads.ts) that the MCP endpoint calls too,
 // and the HTTP routes made of them. List pages are cached here, by query string and published set;
 // a page not kept is composed into a pooled buffer when the runtime gives buffers back. Portable.
-import { encodeCursor } from "../src/shared/cursor.ts";
-import { episodeFile } from "../src/shared/layout.ts";
-import { orderKeyOf } from "../src/shared/order.ts";
-import { PARAMETERS } from "../src/shared/parameters.ts";
-import { parseRef } from "../src/shared/refs.ts";
-import type { IndexEntry } from "../src/shared/schema/build-index.ts";
+import { encodeCursor } from "../../src/shared/cursor.ts";
+import { episodeFile } from "../../src/shared/layout.ts";
+import { orderKeyOf } from "../../src/shared/order.ts";
+import { PARAMETERS } from "../../src/shared/parameters.ts";
+import { parseRef } from "../../src/shared/refs.ts";
+import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
 import { answerOf, refusal, Refusal, type EpisodePart, type ListPage, type Read } from "./api-reads.ts";
-import type { BufferPool, PooledBytes } from "./buffer-pool.ts";
-import type { EpisodeIndex, Page } from "./episode-index.ts";
-import { bodyResponse, CACHE, errorResponse, TYPES, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
+import type { BufferPool, PooledBytes } from "../data/buffer-pool.ts";
+import type { EpisodeIndex, Page } from "../data/episode-index.ts";
+import { bodyResponse, CACHE, errorResponse, type ResponseContext, type ShimRequest, type ShimResponse } from "../http/response.ts";
+import { TYPES } from "../../src/shared/media-types.ts";
 import { parseListQuery, type QueryValues } from "./list-query.ts";
-import { ByteLru } from "./lru.ts";
-import { thenOrNow } from "./pending.ts";
-import type { Asset, AssetStore, Compress, EtagFunction, ListBodies } from "./ports.ts";
-import { composedAsset, type ComposedAsset } from "./representations.ts";
-import type { RouteArgs, RouteHandler } from "./router.ts";
+import { ByteLru } from "../data/lru.ts";
+import { thenOrNow } from "../pending.ts";
+import type { Asset, AssetStore, Compress, EtagFunction, ListBodies } from "../ports.ts";
+import { composedAsset, type ComposedAsset } from "../http/representations.ts";
+import type { RouteArgs, RouteHandler } from "../router.ts";
 
 /**
  * Memory for composed list pages (a full page of 50 episodes is ~80 KB). 4 MiB: a crawler's walk

@@ -6,13 +6,14 @@
 // published episode; a refusal is a JSON-RPC error carrying the API's envelope. `resources/list`
 // is empty: the concrete resources are every published episode's, a set that changes with the
 // clock and runs to 100,000 episodes, which list_episodes already pages with its cursor.
+import { MEDIA } from "../../src/shared/media-types.ts";
 import type { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import { episodeLinks, timedFormUrl, type Origins } from "../src/shared/links.ts";
-import { ROUTES, type Operation, type RouteId } from "../src/shared/routes.ts";
-import { TIMED_FORM_NAMES, TIMED_FORMS, type TimedForm } from "../src/shared/timed.ts";
+import { episodeLinks, timedFormUrl, type Origins } from "../../src/shared/links.ts";
+import { ROUTES, type Operation, type RouteId } from "../../src/shared/routes.ts";
+import { TIMED_FORM_NAMES, TIMED_FORMS, type TimedForm } from "../../src/shared/timed.ts";
 import { envelopeOf, refusal, Refusal, type ApiReads, type Envelope, type Read } from "./api-reads.ts";
-import type { Asset } from "./ports.ts";
+import type { Asset } from "../ports.ts";
 
 /** JSON-RPC codes of a refused read: the MCP specification's "resource not found", invalid params, else internal. */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -33,7 +34,7 @@ class ResourceError extends Error {
 }
 
 export interface ResourceDeps {
-  /** The SDK's class (loaded with the SDK: functions/mcp.ts). */
+  /** The SDK's class (loaded with the SDK: functions/routes/mcp.ts). */
   ResourceTemplate: typeof ResourceTemplate;
   reads: ApiReads;
   origins: Origins;
@@ -53,8 +54,8 @@ interface ResourceSpec {
 /** The media type of a route's body, without parameters: what `mimeType` says. */
 function mimeTypeOf(operation: Operation): string {
   const { body } = operation;
-  if (body.kind === "json" || body.kind === "openapi") return "application/json";
-  return body.kind === "text" ? body.media : "audio/mpeg";
+  if (body.kind === "json" || body.kind === "openapi") return MEDIA.json;
+  return body.kind === "text" ? body.media : MEDIA.mp3;
 }
 
 const TIMED_ROUTES: Record<TimedForm, RouteId> = {

@@ -2,19 +2,17 @@
 // and Atom namespaces, composed at request time from the published episodes' built JSON bodies
 // (what the API serves), so the feed and the API never disagree and a scheduled episode enters the
 // feed at its time without a rebuild. Portable: no Node or Workers imports.
-import type { Podcast } from "../src/shared/schema/content.ts";
-import type { EpisodeResource } from "../src/shared/schema/api.ts";
-import type { IndexEntry } from "../src/shared/schema/build-index.ts";
-import { UPDATE_FREQUENCIES } from "../src/shared/update-frequency.ts";
-import { timedFormUrl } from "../src/shared/links.ts";
-import { formsOf, TIMED_FORMS } from "../src/shared/timed.ts";
-import type { TimedEtags } from "../src/shared/timed-etags.ts";
-import { element, textElement, xmlDocument, type Xml } from "../src/shared/xml.ts";
-import type { AnnounceConfig } from "./config.ts";
-import { announcementElements } from "./feed-hub.ts";
-
-/** Items in the feed unless FEED_LIMIT says otherwise (README.md#configuration). */
-export const FEED_LIMIT_DEFAULT = 300;
+import { MEDIA } from "../../src/shared/media-types.ts";
+import type { Podcast } from "../../src/shared/schema/content.ts";
+import type { EpisodeResource } from "../../src/shared/schema/api.ts";
+import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
+import { UPDATE_FREQUENCIES } from "../../src/shared/update-frequency.ts";
+import { timedFormUrl } from "../../src/shared/links.ts";
+import { formsOf, TIMED_FORMS } from "../../src/shared/timed.ts";
+import type { TimedEtags } from "../../src/shared/timed-etags.ts";
+import { element, textElement, xmlDocument, type Xml } from "../../src/shared/xml.ts";
+import type { AnnounceConfig } from "../../src/shared/config.ts";
+import { announcementElements } from "../announce/feed-hub.ts";
 
 /** The channel's generator: what made the feed. */
 export const GENERATOR = "episode-service";
@@ -64,7 +62,7 @@ function transcriptTags(entry: IndexEntry, ep: EpisodeResource, timed: TimedEtag
   if (timed.segments !== null) {
     for (const form of formsOf("segments")) tags.push(element("podcast:transcript", { url: timedFormUrl(ep.links.self, form), type: TIMED_FORMS[form].feedType }));
   }
-  if (entry.transcript) tags.push(element("podcast:transcript", { url: ep.links.transcript, type: "text/plain" }));
+  if (entry.transcript) tags.push(element("podcast:transcript", { url: ep.links.transcript, type: MEDIA.text }));
   if (timed.chapters !== null) tags.push(element("podcast:chapters", { url: timedFormUrl(ep.links.self, "chapters"), type: TIMED_FORMS.chapters.feedType }));
   return tags;
 }
@@ -87,7 +85,7 @@ function item(show: Podcast, { entry, episode: ep, timed }: FeedEpisode): Xml {
     textElement("pubDate", rfc822(entry.p)),
     textElement("description", descriptionOf(ep)),
     // bytes may be unknown (an object known by its key only): RSS asks for 0 then.
-    entry.audio === null ? null : element("enclosure", { url: ep.links.audio, length: entry.audio.bytes ?? 0, type: "audio/mpeg" }),
+    entry.audio === null ? null : element("enclosure", { url: ep.links.audio, length: entry.audio.bytes ?? 0, type: MEDIA.mp3 }),
     ep.durationSeconds === null ? null : textElement("itunes:duration", ep.durationSeconds),
     ep.episodeNumber === null ? null : textElement("itunes:episode", ep.episodeNumber),
     textElement("itunes:episodeType", "full"),
@@ -143,7 +141,7 @@ function channelTags(channel: FeedChannel, newest: FeedEpisode | undefined): (Xm
     textElement("link", channel.siteHome),
     textElement("description", show.description),
     textElement("language", show.language),
-    element("atom:link", { href: channel.feedUrl, rel: "self", type: "application/rss+xml" }),
+    element("atom:link", { href: channel.feedUrl, rel: "self", type: MEDIA.rss }),
     ...announcementElements(channel.announce),
     newest === undefined ? null : textElement("lastBuildDate", rfc822(newest.entry.p)),
     textElement("generator", GENERATOR),

@@ -6,9 +6,8 @@
 // The announcement variables (WEBSUB_HUB, PING_URLS, PODPING_TOKEN) are read here too, because
 // the feed the shim composes declares the hub and Podping that the announcements use; the deploy
 // command reads them with `announceConfig` alone.
-import { AUDIO_BACKENDS, flag, oneOf, text, url, wholeNumber, type Env } from "../src/shared/env.ts";
-import { RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT, type RateLimits } from "../src/shared/limits.ts";
-import { FEED_LIMIT_DEFAULT } from "./feed.ts";
+import { AUDIO_BACKENDS, flag, oneOf, text, url, wholeNumber, type Env } from "./env.ts";
+import { FEED_LIMIT_DEFAULT, RATE_LIMIT_AUDIO_DEFAULT, RATE_LIMIT_METADATA_DEFAULT, type RateLimits } from "./limits.ts";
 
 /** Where audio bytes live. `s3`: any S3-compatible store (R2, AWS S3, MinIO…). */
 export type AudioBackendConfig =
@@ -25,7 +24,7 @@ export type AudioBackendConfig =
 /** Where rate-limit windows are counted: this process, or one Redis shared by several instances. */
 export type RateLimitStoreConfig = { kind: "memory" } | { kind: "redis"; url: string };
 
-/** Where a new published set is announced (functions/announce.ts; docs/deploy.md#announcing-a-publication). */
+/** Where a new published set is announced (functions/announce/announce.ts; docs/deploy.md#announcing-a-publication). */
 export interface AnnounceConfig {
   /** WEBSUB_HUB: the hub the feed declares and each announcement POSTs to. */
   websubHub: string | null;

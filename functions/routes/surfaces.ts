@@ -4,31 +4,24 @@
 // home page (./published-set.ts), so a scheduled episode enters them at its time without a rebuild and
 // an unchanged set costs a comparison. Every answer goes through bodyResponse: ETag and 304, CORS,
 // HEAD. Portable: no Node or Workers imports.
-import { episodeFile, BUILD_FILES } from "../src/shared/layout.ts";
-import type { EpisodeResource } from "../src/shared/schema/api.ts";
-import type { IndexEntry } from "../src/shared/schema/build-index.ts";
-import type { TimedEtags } from "../src/shared/timed-etags.ts";
-import { podcastSchema, type Podcast } from "../src/shared/schema/content.ts";
-import { podcastGuid } from "../src/shared/uuid-v5.ts";
+import { episodeFile, BUILD_FILES } from "../../src/shared/layout.ts";
+import type { EpisodeResource } from "../../src/shared/schema/api.ts";
+import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
+import type { TimedEtags } from "../../src/shared/timed-etags.ts";
+import { podcastSchema, type Podcast } from "../../src/shared/schema/content.ts";
+import { podcastGuid } from "../../src/shared/uuid-v5.ts";
 import { llmsTxt, robotsTxt, sitemapXml, surfaceUrls } from "./crawl.ts";
-import type { AnnounceConfig } from "./config.ts";
+import type { AnnounceConfig } from "../../src/shared/config.ts";
 import { feedXml, type FeedChannel, type FeedEpisode } from "./feed.ts";
-import { hubLinks } from "./feed-hub.ts";
+import { hubLinks } from "../announce/feed-hub.ts";
 import { feedJson, type JsonFeedChannel } from "./json-feed.ts";
-import type { EpisodeIndex } from "./episode-index.ts";
-import { bodyResponse, CACHE, licenseLink, TYPES, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
-import type { Asset, AssetStore, Compress, EtagFunction } from "./ports.ts";
-import { perPublishedSet } from "./published-set.ts";
-import { composedAsset } from "./representations.ts";
-import type { RouteHandler } from "./router.ts";
-
-const SURFACE_TYPES = {
-  rss: "application/rss+xml; charset=utf-8",
-  jsonFeed: "application/feed+json; charset=utf-8",
-  xml: "application/xml; charset=utf-8",
-  /** llms.txt is markdown, served as text/plain: browsers show it, and readers of llms.txt expect plain text. */
-  text: TYPES.text,
-} as const;
+import type { EpisodeIndex } from "../data/episode-index.ts";
+import { bodyResponse, CACHE, licenseLink, type ResponseContext, type ShimRequest, type ShimResponse } from "../http/response.ts";
+import { TYPES } from "../../src/shared/media-types.ts";
+import type { Asset, AssetStore, Compress, EtagFunction } from "../ports.ts";
+import { perPublishedSet } from "../data/published-set.ts";
+import { composedAsset } from "../http/representations.ts";
+import type { RouteHandler } from "../router.ts";
 
 /** Episode bodies read at once while composing the feed: bounded, so 300 items are not 300 parallel reads. */
 const READ_BATCH = 50;
@@ -122,11 +115,11 @@ export function createSurfaceRoutes(deps: SurfaceRoutesDeps): { routes: Record<S
   return {
     routes: {
       // The feeds carry the usage terms like the API whose bodies they restate; the RSS feed also its hub.
-      feed: serve(feed, SURFACE_TYPES.rss, CACHE.list, [license, hubLinks(deps.announce, surfaceUrls(origins).feed)].filter((l) => l !== null).join(", ")),
-      jsonFeed: serve(jsonFeed, SURFACE_TYPES.jsonFeed, CACHE.list, license),
-      sitemap: serve(sitemap, SURFACE_TYPES.xml, CACHE.list),
-      robots: serve(robots, SURFACE_TYPES.text, CACHE.resource),
-      llms: serve(llms, SURFACE_TYPES.text, CACHE.resource),
+      feed: serve(feed, TYPES.rss, CACHE.list, [license, hubLinks(deps.announce, surfaceUrls(origins).feed)].filter((l) => l !== null).join(", ")),
+      jsonFeed: serve(jsonFeed, TYPES.jsonFeed, CACHE.list, license),
+      sitemap: serve(sitemap, TYPES.xml, CACHE.list),
+      robots: serve(robots, TYPES.text, CACHE.resource),
+      llms: serve(llms, TYPES.text /* markdown, as text/plain: browsers show it, and readers of llms.txt expect plain text */, CACHE.resource),
     },
   };
 }

@@ -1,10 +1,10 @@
 // Query parameters of GET /v1/episodes (docs/api.md#get-v1episodes), parsed by the zod schemas of
 // src/shared/parameters.ts. Two rules a schema of one value cannot state stay here, named: a
 // parameter given twice is refused, and a cursor carries the filters of its first page.
-import type { Cursor } from "../src/shared/cursor.ts";
-import type { ErrorCode } from "../src/shared/errors.ts";
-import { PAGE_LIMIT_DEFAULT } from "../src/shared/limits.ts";
-import { PARAMETERS } from "../src/shared/parameters.ts";
+import type { Cursor } from "../../src/shared/cursor.ts";
+import type { ErrorCode } from "../../src/shared/errors.ts";
+import { PAGE_LIMIT_DEFAULT } from "../../src/shared/limits.ts";
+import { PARAMETERS } from "../../src/shared/parameters.ts";
 
 export interface ListQuery {
   limit: number;
@@ -17,7 +17,7 @@ export type ListQueryResult = { ok: true; query: ListQuery } | { ok: false; code
 
 type QueryName = "limit" | "cursor" | "domain" | "since";
 
-/** Query values by name, each as sent: URLSearchParams is one, and so are the MCP tool's arguments (functions/mcp.ts). */
+/** Query values by name, each as sent: URLSearchParams is one, and so are the MCP tool's arguments (functions/routes/mcp.ts). */
 export interface QueryValues {
   getAll(name: string): string[];
 }

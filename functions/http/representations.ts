@@ -1,14 +1,14 @@
 // The encoded representations of a body (docs/api.md#compression), for runtimes whose shim sends
 // encoded bytes itself (Node): the build's precompressed variants of a built file
-// (functions/manifest-assets.ts registers a lazy reader of `<file>.br` and `<file>.gz`), and the
+// (functions/data/manifest-assets.ts registers a lazy reader of `<file>.br` and `<file>.gz`), and the
 // variants of a composed body (list page, home page, feed…), compressed once by `composedAsset`.
 //
 // Variants are found by the body's bytes (a WeakMap), so every route that answers with
 // bodyResponse(found.body, found.etag, …) serves them without passing more than it does, and they
 // go with the bytes when a cache drops them. At the edge nothing is registered: the Worker lets
-// the runtime encode (functions/http.ts). Portable: no runtime imports.
-import { CODINGS, type Coding } from "../src/shared/etag.ts";
-import type { Asset, Compress, EtagFunction } from "./ports.ts";
+// the runtime encode (functions/http/response.ts). Portable: no runtime imports.
+import { CODINGS, type Coding } from "../../src/shared/etag.ts";
+import type { Asset, Compress, EtagFunction } from "../ports.ts";
 
 /** The body in one coding; null when there is no such variant (it would not be smaller). */
 export type VariantReader = (coding: Coding) => Promise<Uint8Array | null> | Uint8Array | null;

@@ -3,23 +3,24 @@
 // answer 404 until its time, without a rebuild, and its prebuilt files are never served by path.
 // The player's CSP (frame-ancestors *, scripts from this origin only) is set here, since a static
 // build cannot carry headers. Portable: no Node or Workers imports.
-import { ARCHIVE_PAGE_SIZE, archivePageCount } from "../src/shared/archive.ts";
-import { ARCHIVE_HEAD_MARKER, ARCHIVE_MARKER, ARCHIVE_TITLE, archiveParts, HOME_LIMIT, HOME_MARKER, homeList } from "../src/shared/home.ts";
-import { escapeHtml } from "../src/shared/html.ts";
-import { episodeLinks } from "../src/shared/links.ts";
-import { factsOf, oembedOf, pageRefOf, parseOembedQuery, type OembedBody } from "../src/shared/oembed.ts";
-import { parseRef } from "../src/shared/refs.ts";
-import type { EpisodeResource } from "../src/shared/schema/api.ts";
-import { episodeFile, SITE_FILES } from "../src/shared/layout.ts";
-import type { IndexEntry } from "../src/shared/schema/build-index.ts";
-import { contentTypeOf } from "./content-type.ts";
-import type { EpisodeIndex } from "./episode-index.ts";
-import { baseHeaders, bodyResponse, CACHE, errorResponse, TYPES, withHeaders, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
-import { ByteLru } from "./lru.ts";
-import type { Asset, AssetStore, Compress, EtagFunction } from "./ports.ts";
-import { perPublishedSet } from "./published-set.ts";
-import { composedAsset, type ComposedAsset } from "./representations.ts";
-import type { RouteArgs, RouteHandler } from "./router.ts";
+import { ARCHIVE_PAGE_SIZE, archivePageCount } from "../../src/shared/archive.ts";
+import { ARCHIVE_HEAD_MARKER, ARCHIVE_MARKER, ARCHIVE_TITLE, archiveParts, HOME_LIMIT, HOME_MARKER, homeList } from "../../src/shared/home.ts";
+import { escapeHtml } from "../../src/shared/html.ts";
+import { episodeLinks } from "../../src/shared/links.ts";
+import { factsOf, oembedOf, pageRefOf, parseOembedQuery, type OembedBody } from "../../src/shared/oembed.ts";
+import { parseRef } from "../../src/shared/refs.ts";
+import type { EpisodeResource } from "../../src/shared/schema/api.ts";
+import { episodeFile, SITE_FILES } from "../../src/shared/layout.ts";
+import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
+import { contentTypeOf } from "../../src/shared/media-types.ts";
+import type { EpisodeIndex } from "../data/episode-index.ts";
+import { baseHeaders, bodyResponse, CACHE, errorResponse, withHeaders, type ResponseContext, type ShimRequest, type ShimResponse } from "../http/response.ts";
+import { TYPES } from "../../src/shared/media-types.ts";
+import { ByteLru } from "../data/lru.ts";
+import type { Asset, AssetStore, Compress, EtagFunction } from "../ports.ts";
+import { perPublishedSet } from "../data/published-set.ts";
+import { composedAsset, type ComposedAsset } from "../http/representations.ts";
+import type { RouteArgs, RouteHandler } from "../router.ts";
 
 /** Hashed file names under /_astro/ never change content: cache them for a year. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -123,7 +124,7 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
 
   async function composed(file: string, fill: (template: string) => string): Promise<ComposedAsset> {
     const template = await load(file);
-    // Hashed and compressed once, kept with the page (functions/representations.ts).
+    // Hashed and compressed once, kept with the page (functions/http/representations.ts).
     return composedAsset(fill(decoder.decode(template.body)), etag, deps.compress);
   }
 
