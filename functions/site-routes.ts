@@ -3,11 +3,13 @@
 // answer 404 until its time, without a rebuild, and its prebuilt files are never served by path.
 // The player's CSP (frame-ancestors *, scripts from this origin only) is set here, since a static
 // build cannot carry headers. Portable: no Node or Workers imports.
+import { ACCENT_PATTERN, paletteOf } from "../src/shared/accent.ts";
 import { ARCHIVE_PAGE_SIZE, archivePageCount } from "../src/shared/archive.ts";
 import { ARCHIVE_HEAD_MARKER, ARCHIVE_MARKER, ARCHIVE_TITLE, archiveParts, HOME_LIMIT, HOME_MARKER, homeList } from "../src/shared/home.ts";
 import { escapeHtml } from "../src/shared/html.ts";
-import { episodeLinks } from "../src/shared/links.ts";
-import { factsOf, oembedOf, pageRefOf, parseOembedQuery, type OembedBody } from "../src/shared/oembed.ts";
+import { episodeLinks, oembedUrl } from "../src/shared/links.ts";
+import { momentOf, momentParam, urlAt } from "../src/shared/moment.ts";
+import { factsOf, oembedOf, pageMomentOf, pageRefOf, parseOembedQuery, type OembedBody } from "../src/shared/oembed.ts";
 import { parseRef } from "../src/shared/refs.ts";
 import type { EpisodeResource } from "../src/shared/schema/api.ts";
 import { episodeFile, SITE_FILES } from "../src/shared/layout.ts";
@@ -60,7 +62,7 @@ export function contentSecurityPolicies(siteUrl: string, baseUrl: string, mediaS
   const common = `default-src 'none'; style-src 'self'; img-src 'self' data:; media-src ${media}; base-uri 'none'; form-action 'none'`;
   return {
     player: `${common}; script-src 'self'; frame-ancestors *`,
-    page: `${common}; frame-src ${own}; frame-ancestors 'self'`,
+    page: `${common}; script-src 'self'; frame-src ${own}; frame-ancestors 'self'`,
   };
 }
 
@@ -166,11 +168,18 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     if (entry === null) return html404(req, base, SITE_FILES.embedNotFound, csp.player);
     const ctx = withHeaders(base, { "Content-Security-Policy": csp.player });
     const found = await load(SITE_FILES.embed(entry.ref));
-    // theme=dark is applied here too (validated exactly), so the dark player needs no script and
-    // never flashes light; any other value is the light default. The accent is the script's job.
-    if (url.searchParams.get("theme") !== "dark") return bodyResponse(req, ctx, found.body, found.etag, TYPES.html, cache);
-    const dark = encoder.encode(decoder.decode(found.body).replace('data-theme="light"', 'data-theme="dark"'));
-    return bodyResponse(req, ctx, dark, `${found.etag.slice(0, -1)}-dark"`, TYPES.html, cache);
+    // theme=dark (an exact match) and accent=RRGGBB are applied here, so the dark player needs no
+    // script and never flashes light, and the script carries no contrast math: the accent's palette
+    // (src/shared/accent.ts) goes in data attributes, which the script sets as custom properties.
+    // Anything else is the prebuilt light player with the default accent.
+    const theme = url.searchParams.get("theme") === "dark" ? "dark" : "light";
+    const accent = url.searchParams.get("accent");
+    const palette = accent !== null && ACCENT_PATTERN.test(accent) ? paletteOf(accent, theme) : null;
+    if (theme === "light" && palette === null) return bodyResponse(req, ctx, found.body, found.etag, TYPES.html, cache);
+    const attributes = `data-theme="${theme}"${palette === null ? "" : ` data-accent="${palette.accent}" data-on-accent="${palette.onAccent}"`}`;
+    const body = encoder.encode(decoder.decode(found.body).replace('data-theme="light"', attributes));
+    const variant = `${theme === "dark" ? "-dark" : ""}${palette === null ? "" : `-${accent!.toLowerCase()}`}`;
+    return bodyResponse(req, ctx, body, `${found.etag.slice(0, -1)}${variant}"`, TYPES.html, cache);
   }
 
   async function oembed(req: ShimRequest, ctx: ResponseContext, url: URL): Promise<ShimResponse> {
@@ -181,9 +190,11 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     if (entry === null) return errorResponse(ctx, "not_found");
     const found = await load(SITE_FILES.oembed(entry.ref));
     const { maxwidth, maxheight } = query.size;
-    if (maxwidth === null && maxheight === null) return bodyResponse(req, ctx, found.body, found.etag, TYPES.json, CACHE.resource);
+    // A page URL at a moment (?t= or #t=) embeds the player starting there.
+    const moment = pageMomentOf(query.url);
+    if (maxwidth === null && maxheight === null && moment === null) return bodyResponse(req, ctx, found.body, found.etag, TYPES.json, CACHE.resource);
     const base = JSON.parse(decoder.decode(found.body)) as OembedBody;
-    const embed = episodeLinks(origins, { id: entry.id, episodeNumber: entry.n }).embed;
+    const embed = urlAt(episodeLinks(origins, { id: entry.id, episodeNumber: entry.n }).embed, moment);
     const body = encoder.encode(JSON.stringify(oembedOf(factsOf(base, embed), query.size)));
     return bodyResponse(req, ctx, body, await etag(body), TYPES.json, CACHE.resource);
   }
@@ -194,9 +205,25 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     return found === null ? notFound(req, ctx) : bodyResponse(req, ctx, found.body, found.etag, contentTypeOf(path), IMMUTABLE);
   }
 
+  /**
+   * An episode page; with a valid `?t=` (src/shared/moment.ts) its player starts at that moment and
+   * its oEmbed discovery link names the page at that moment: a time link works without the page's
+   * script, and an oEmbed consumer given such a URL embeds the player starting there.
+   */
   async function episodePage(req: ShimRequest, ctx: ResponseContext, at: RouteArgs): Promise<ShimResponse> {
     const entry = resolve(at.params.ref!);
-    return entry === null ? notFound(req, ctx) : page(req, ctx, SITE_FILES.page(entry.ref), CACHE.resource);
+    if (entry === null) return notFound(req, ctx);
+    const moment = momentOf(at.url);
+    if (moment === null) return page(req, ctx, SITE_FILES.page(entry.ref), CACHE.resource);
+    const found = await load(SITE_FILES.page(entry.ref));
+    const links = episodeLinks(origins, { id: entry.id, episodeNumber: entry.n });
+    const attribute = (name: string, from: string, to: string) => [`${name}="${escapeHtml(from)}"`, `${name}="${escapeHtml(to)}"`] as const;
+    const html = decoder
+      .decode(found.body)
+      .replace(...attribute("<iframe src", links.embed, urlAt(links.embed, moment)))
+      .replace(...attribute("type=\"application/json+oembed\" href", links.oembed, oembedUrl(origins, urlAt(links.page, moment))));
+    const tag = `${found.etag.slice(0, -1)}-t${momentParam(moment)}"`;
+    return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), encoder.encode(html), tag, TYPES.html, CACHE.resource);
   }
 
   const routes: SiteRoutes["routes"] = {

@@ -27,14 +27,14 @@ export const TIMED_FORM_NAMES = Object.keys(TIMED_FORMS) as TimedForm[];
 export const JSON_TRANSCRIPT_VERSION = "1.0.0";
 export const JSON_CHAPTERS_VERSION = "1.2.0";
 
-interface TimedSegment {
+export interface TimedSegment {
   speaker: string;
   text: string;
   start: number;
   end: number;
 }
 
-interface TimedChapter {
+export interface TimedChapter {
   title: string;
   start: number;
 }
@@ -45,14 +45,14 @@ export function toMilliseconds(seconds: number): number {
 }
 
 /** The script's segments when they are timed (every one has start and end), else null. */
-function timedSegments(script: ScriptResource): TimedSegment[] | null {
+export function timedSegments(script: ScriptResource): TimedSegment[] | null {
   const segments = script.segments;
   if (segments.length === 0 || !segments.every((s) => s.start !== undefined && s.end !== undefined)) return null;
   return segments as TimedSegment[];
 }
 
 /** The script's chapters when they are timed (every one has start), else null. */
-function timedChapters(script: ScriptResource): TimedChapter[] | null {
+export function timedChapters(script: ScriptResource): TimedChapter[] | null {
   const chapters = script.chapters;
   if (chapters.length === 0 || !chapters.every((c) => c.start !== undefined)) return null;
   return chapters as TimedChapter[];
