@@ -128,7 +128,10 @@ function init(): void {
     total.textContent = clockTime(d);
     // A mark on the track where each chapter after the first starts: a notch in the background's colour.
     if (chapters.length > 1) {
-      const marks = chapters.slice(1).map((_, k) => `transparent 0 ${(startOf(k + 1) / d) * 100}%,var(--bg) 0 calc(${(startOf(k + 1) / d) * 100}% + 2px)`);
+      const marks = chapters.slice(1).map((li) => {
+        const at = `${(Number(li.dataset.t) / d) * 100}%`;
+        return `transparent 0 ${at},var(--bg) 0 calc(${at} + 2px)`;
+      });
       slider.style.setProperty("--marks", `linear-gradient(90deg,${marks},transparent 0)`);
     }
     render(position());

@@ -27,14 +27,14 @@ export const TIMED_FORM_NAMES = Object.keys(TIMED_FORMS) as TimedForm[];
 export const JSON_TRANSCRIPT_VERSION = "1.0.0";
 export const JSON_CHAPTERS_VERSION = "1.2.0";
 
-export interface TimedSegment {
+interface TimedSegment {
   speaker: string;
   text: string;
   start: number;
   end: number;
 }
 
-export interface TimedChapter {
+interface TimedChapter {
   title: string;
   start: number;
 }
@@ -45,7 +45,7 @@ export function toMilliseconds(seconds: number): number {
 }
 
 /** The script's segments when they are timed (every one has start and end), else null. */
-export function timedSegments(script: ScriptResource): TimedSegment[] | null {
+function timedSegments(script: ScriptResource): TimedSegment[] | null {
   const segments = script.segments;
   if (segments.length === 0 || !segments.every((s) => s.start !== undefined && s.end !== undefined)) return null;
   return segments as TimedSegment[];
