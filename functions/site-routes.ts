@@ -74,6 +74,27 @@ const PAGE_NUMBER = /^[1-9][0-9]{0,8}$/;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/**
+ * `body` with the first occurrence of `from` (ASCII markup) replaced by `to`, without decoding the
+ * rest: a page with a long transcript is hundreds of kilobytes, and the markup replaced sits in its
+ * first few; decoding and encoding it all cost far more (docs/performance.md#a-page-at-a-moment-splice-the-bytes-never-decode-the-page-2026-11-26).
+ */
+function spliceFirst(body: Uint8Array, from: string, to: string): Uint8Array {
+  const needle = encoder.encode(from);
+  for (let i = body.indexOf(needle[0]!); i !== -1 && i + needle.length <= body.length; i = body.indexOf(needle[0]!, i + 1)) {
+    let j = 1;
+    while (j < needle.length && body[i + j] === needle[j]) j++;
+    if (j < needle.length) continue;
+    const replacement = encoder.encode(to);
+    const out = new Uint8Array(body.length - needle.length + replacement.length);
+    out.set(body.subarray(0, i));
+    out.set(replacement, i);
+    out.set(body.subarray(i + needle.length), i + replacement.length);
+    return out;
+  }
+  return body;
+}
+
 export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
   const { index, assets, now, etag } = deps;
   const { siteUrl, baseUrl } = index.data;
@@ -217,13 +238,11 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     if (moment === null) return page(req, ctx, SITE_FILES.page(entry.ref), CACHE.resource);
     const found = await load(SITE_FILES.page(entry.ref));
     const links = episodeLinks(origins, { id: entry.id, episodeNumber: entry.n });
-    const attribute = (name: string, from: string, to: string) => [`${name}="${escapeHtml(from)}"`, `${name}="${escapeHtml(to)}"`] as const;
-    const html = decoder
-      .decode(found.body)
-      .replace(...attribute("<iframe src", links.embed, urlAt(links.embed, moment)))
-      .replace(...attribute("type=\"application/json+oembed\" href", links.oembed, oembedUrl(origins, urlAt(links.page, moment))));
+    const attribute = (name: string, url: string) => `${name}="${escapeHtml(url)}"`;
+    let body = spliceFirst(found.body, attribute("<iframe src", links.embed), attribute("<iframe src", urlAt(links.embed, moment)));
+    body = spliceFirst(body, attribute('type="application/json+oembed" href', links.oembed), attribute('type="application/json+oembed" href', oembedUrl(origins, urlAt(links.page, moment))));
     const tag = `${found.etag.slice(0, -1)}-t${momentParam(moment)}"`;
-    return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), encoder.encode(html), tag, TYPES.html, CACHE.resource);
+    return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), body, tag, TYPES.html, CACHE.resource);
   }
 
   const routes: SiteRoutes["routes"] = {
