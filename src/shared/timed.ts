@@ -151,3 +151,12 @@ export function renderTimed(form: TimedForm, script: ScriptResource, durationSec
 export function formsOf(part: TimedPart): TimedForm[] {
   return TIMED_FORM_NAMES.filter((f) => TIMED_FORMS[f].part === part);
 }
+
+/**
+ * The strong ETag of one form, from the tag the build computed for its part: a part of several
+ * forms (the segments: WebVTT, SubRip, JSON) has one tag hashing all of them, and each form adds
+ * its name to it, so no two representations of the service ever share a tag.
+ */
+export function formEtag(partTag: string, form: TimedForm): string {
+  return formsOf(TIMED_FORMS[form].part).length === 1 ? partTag : `${partTag.slice(0, -1)}.${form}"`;
+}
