@@ -1,8 +1,10 @@
 // A moment of an episode as links write it (docs/player.md#start-at-a-moment): `t=<start>` or
 // `t=<start>,<end>` in a URL's query or fragment, each time as seconds (`93`, `93.5`), a clock
 // (`1:33`, `1:02:03`) or units (`1m33s`, `1h2m3s`), optionally prefixed `npt:` (Media Fragments'
-// normal play time). One reading for the player, the episode page's script, the episode page's
-// route and oEmbed. Pure and small: the player bundles it inside its byte budget.
+// normal play time). One reading for the player, the episode page's route and oEmbed, and one
+// writing of a URL at a moment for the page's time links, the shim and search results
+// (functions/search.ts). Pure and small: the player bundles it inside its byte budget.
+import { toMilliseconds } from "./timed.ts";
 
 /** Where to start, in seconds, and where to pause (null: play on). */
 export interface Moment {
@@ -46,7 +48,7 @@ export function momentOf(url: { search: string; hash: string }): Moment | null {
 
 /** The canonical `t` value of a moment: seconds to the millisecond, `93`, `93.5`, `93,120`. */
 export function momentParam(m: Moment): string {
-  const s = (t: number) => String(Math.round(t * 1000) / 1000);
+  const s = (t: number) => String(toMilliseconds(t));
   return m.end === null ? s(m.start) : `${s(m.start)},${s(m.end)}`;
 }
 
