@@ -45,11 +45,17 @@ function init(): void {
     );
   }
 
+  // The player reads #t= itself, before it loads or, once loaded, when its fragment changes. It is
+  // handed over once the player has spoken: a src changed while the frame's first load is under way
+  // can be dropped by the browser. A moment the listener already chose (a queued command) wins.
+  const t = new URLSearchParams(location.hash.slice(1)).get("t");
+
   addEventListener("message", (e: MessageEvent) => {
     const data = e.data as { source?: unknown; answer?: unknown; time?: unknown } | null;
     if (e.source !== frame.contentWindow || data?.source !== SOURCE) return;
     if (!ready) {
       ready = true;
+      if (t !== null && queue.length === 0) frame.src = `${frame.src.split("#")[0]}#t=${encodeURIComponent(t)}`;
       queue.forEach(post);
       queue = [];
     }
@@ -76,10 +82,6 @@ function init(): void {
     wanted = true;
     send("position");
   });
-
-  // The player reads #t= itself, before it loads or, once loaded, when its fragment changes.
-  const t = new URLSearchParams(location.hash.slice(1)).get("t");
-  if (t !== null) frame.src = `${frame.src.split("#")[0]}#t=${encodeURIComponent(t)}`;
 }
 
 init();
