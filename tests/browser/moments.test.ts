@@ -63,6 +63,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await vnu?.catch(() => {}); // the checker's Java is done before its test's files go, even when the test is skipped
   await browser?.close();
   await host?.close();
   await fx?.close();
