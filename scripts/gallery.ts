@@ -17,7 +17,7 @@ GALLERY.parse();
 const vitest = path.join(ROOT, "node_modules/vitest/vitest.mjs");
 const result = spawnSync(
   process.execPath,
-  [vitest, "run", "tests/browser/player-layout.test.ts", "tests/browser/pages.test.ts", "tests/browser/archive.test.ts", "-t", "screenshot|forced colours"],
+  [vitest, "run", "--project", "node", "tests/browser/player-layout.test.ts", "tests/browser/pages.test.ts", "tests/browser/archive.test.ts", "tests/browser/moments.test.ts", "-t", "screenshot|forced colours"],
   { cwd: ROOT, stdio: "inherit", env: { ...process.env, GALLERY_DIR: "docs/gallery" } },
 );
 process.exit(result.status ?? 1);

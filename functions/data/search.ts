@@ -15,7 +15,7 @@
 // results only.
 import { episodeFile, SEARCH_FILES } from "../../src/shared/layout.ts";
 import { decodeDocLengths, forEachPosting, parseShard, SEARCH_FORMAT_VERSION, type SearchMeta, type Shard } from "../../src/shared/search-format.ts";
-import { momentUrl } from "../../src/shared/links.ts";
+import { urlAt } from "../../src/shared/moment.ts";
 import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
 import type { EpisodeResource, ScriptResource } from "../../src/shared/schema/api.ts";
 import type { SearchResult } from "../../src/shared/schema/mcp.ts";
@@ -210,7 +210,7 @@ export class EpisodeSearch {
         // A cheap test first (a term as a substring of the folded transcript): most results need no script read.
         if (!this.#isTimed(entry) || !terms.some((t) => folded.transcript.includes(t))) return result;
         const turn = turnOf(await this.#segments(entry), wanted, pattern);
-        return turn === null ? result : { ...result, start: turn.start, speaker: turn.speaker, text: turn.text, url: momentUrl(resource.links.page, turn.start) };
+        return turn === null ? result : { ...result, start: turn.start, speaker: turn.speaker, text: turn.text, url: urlAt(resource.links.page, { start: turn.start, end: null }) };
       }),
     );
   }

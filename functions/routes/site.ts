@@ -3,19 +3,20 @@
 // answer 404 until its time, without a rebuild, and its prebuilt files are never served by path.
 // The player's CSP (frame-ancestors *, scripts from this origin only) is set here, since a static
 // build cannot carry headers. Portable: no Node or Workers imports.
+import { ACCENT_PATTERN, paletteOf } from "../../src/shared/accent.ts";
 import { ARCHIVE_PAGE_SIZE, archivePageCount } from "../../src/shared/archive.ts";
 import { ARCHIVE_HEAD_MARKER, ARCHIVE_MARKER, ARCHIVE_TITLE, archiveParts, HOME_LIMIT, HOME_MARKER, homeList } from "../../src/shared/home.ts";
 import { escapeHtml } from "../../src/shared/html.ts";
-import { episodeLinks } from "../../src/shared/links.ts";
-import { factsOf, oembedOf, pageRefOf, parseOembedQuery, type OembedBody } from "../../src/shared/oembed.ts";
+import { episodeLinks, oembedUrl } from "../../src/shared/links.ts";
+import { momentOf, momentParam, urlAt } from "../../src/shared/moment.ts";
+import { factsOf, oembedOf, pageMomentOf, pageRefOf, parseOembedQuery, type OembedBody } from "../../src/shared/oembed.ts";
 import { parseRef } from "../../src/shared/refs.ts";
 import type { EpisodeResource } from "../../src/shared/schema/api.ts";
 import { episodeFile, SITE_FILES } from "../../src/shared/layout.ts";
 import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
-import { contentTypeOf } from "../../src/shared/media-types.ts";
+import { contentTypeOf, TYPES } from "../../src/shared/media-types.ts";
 import type { EpisodeIndex } from "../data/episode-index.ts";
 import { baseHeaders, bodyResponse, CACHE, errorResponse, withHeaders, type ResponseContext, type ShimRequest, type ShimResponse } from "../http/response.ts";
-import { TYPES } from "../../src/shared/media-types.ts";
 import { ByteLru } from "../data/lru.ts";
 import type { Asset, AssetStore, Compress, EtagFunction } from "../ports.ts";
 import { perPublishedSet } from "../data/published-set.ts";
@@ -61,7 +62,7 @@ export function contentSecurityPolicies(siteUrl: string, baseUrl: string, mediaS
   const common = `default-src 'none'; style-src 'self'; img-src 'self' data:; media-src ${media}; base-uri 'none'; form-action 'none'`;
   return {
     player: `${common}; script-src 'self'; frame-ancestors *`,
-    page: `${common}; frame-src ${own}; frame-ancestors 'self'`,
+    page: `${common}; script-src 'self'; frame-src ${own}; frame-ancestors 'self'`,
   };
 }
 
@@ -72,6 +73,27 @@ const PAGE_NUMBER = /^[1-9][0-9]{0,8}$/;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/**
+ * `body` with the first occurrence of `from` (ASCII markup) replaced by `to`, without decoding the
+ * rest: a page with a long transcript is hundreds of kilobytes, and the markup replaced sits in its
+ * first few; decoding and encoding it all cost far more (docs/performance.md#a-page-at-a-moment-splice-the-bytes-never-decode-the-page-2026-11-26).
+ */
+function spliceFirst(body: Uint8Array, from: string, to: string): Uint8Array {
+  const needle = encoder.encode(from);
+  for (let i = body.indexOf(needle[0]!); i !== -1 && i + needle.length <= body.length; i = body.indexOf(needle[0]!, i + 1)) {
+    let j = 1;
+    while (j < needle.length && body[i + j] === needle[j]) j++;
+    if (j < needle.length) continue;
+    const replacement = encoder.encode(to);
+    const out = new Uint8Array(body.length - needle.length + replacement.length);
+    out.set(body.subarray(0, i));
+    out.set(replacement, i);
+    out.set(body.subarray(i + needle.length), i + replacement.length);
+    return out;
+  }
+  return body;
+}
 
 export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
   const { index, assets, now, etag } = deps;
@@ -167,11 +189,18 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     if (entry === null) return html404(req, base, SITE_FILES.embedNotFound, csp.player);
     const ctx = withHeaders(base, { "Content-Security-Policy": csp.player });
     const found = await load(SITE_FILES.embed(entry.ref));
-    // theme=dark is applied here too (validated exactly), so the dark player needs no script and
-    // never flashes light; any other value is the light default. The accent is the script's job.
-    if (url.searchParams.get("theme") !== "dark") return bodyResponse(req, ctx, found.body, found.etag, TYPES.html, cache);
-    const dark = encoder.encode(decoder.decode(found.body).replace('data-theme="light"', 'data-theme="dark"'));
-    return bodyResponse(req, ctx, dark, `${found.etag.slice(0, -1)}-dark"`, TYPES.html, cache);
+    // theme=dark (an exact match) and accent=RRGGBB are applied here, so the dark player needs no
+    // script and never flashes light, and the script carries no contrast math: the accent's palette
+    // (src/shared/accent.ts) goes in data attributes, which the script sets as custom properties.
+    // Anything else is the prebuilt light player with the default accent.
+    const theme = url.searchParams.get("theme") === "dark" ? "dark" : "light";
+    const accent = url.searchParams.get("accent");
+    const palette = accent !== null && ACCENT_PATTERN.test(accent) ? paletteOf(accent, theme) : null;
+    if (theme === "light" && palette === null) return bodyResponse(req, ctx, found.body, found.etag, TYPES.html, cache);
+    const attributes = `data-theme="${theme}"${palette === null ? "" : ` data-accent="${palette.accent}" data-on-accent="${palette.onAccent}"`}`;
+    const body = encoder.encode(decoder.decode(found.body).replace('data-theme="light"', attributes));
+    const variant = `${theme === "dark" ? "-dark" : ""}${palette === null ? "" : `-${accent!.toLowerCase()}`}`;
+    return bodyResponse(req, ctx, body, `${found.etag.slice(0, -1)}${variant}"`, TYPES.html, cache);
   }
 
   async function oembed(req: ShimRequest, ctx: ResponseContext, url: URL): Promise<ShimResponse> {
@@ -182,9 +211,11 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     if (entry === null) return errorResponse(ctx, "not_found");
     const found = await load(SITE_FILES.oembed(entry.ref));
     const { maxwidth, maxheight } = query.size;
-    if (maxwidth === null && maxheight === null) return bodyResponse(req, ctx, found.body, found.etag, TYPES.json, CACHE.resource);
+    // A page URL at a moment (?t= or #t=) embeds the player starting there.
+    const moment = pageMomentOf(query.url);
+    if (maxwidth === null && maxheight === null && moment === null) return bodyResponse(req, ctx, found.body, found.etag, TYPES.json, CACHE.resource);
     const base = JSON.parse(decoder.decode(found.body)) as OembedBody;
-    const embed = episodeLinks(origins, { id: entry.id, episodeNumber: entry.n }).embed;
+    const embed = urlAt(episodeLinks(origins, { id: entry.id, episodeNumber: entry.n }).embed, moment);
     const body = encoder.encode(JSON.stringify(oembedOf(factsOf(base, embed), query.size)));
     return bodyResponse(req, ctx, body, await etag(body), TYPES.json, CACHE.resource);
   }
@@ -195,9 +226,23 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     return found === null ? notFound(req, ctx) : bodyResponse(req, ctx, found.body, found.etag, contentTypeOf(path), IMMUTABLE);
   }
 
+  /**
+   * An episode page; with a valid `?t=` (src/shared/moment.ts) its player starts at that moment and
+   * its oEmbed discovery link names the page at that moment: a time link works without the page's
+   * script, and an oEmbed consumer given such a URL embeds the player starting there.
+   */
   async function episodePage(req: ShimRequest, ctx: ResponseContext, at: RouteArgs): Promise<ShimResponse> {
     const entry = resolve(at.params.ref!);
-    return entry === null ? notFound(req, ctx) : page(req, ctx, SITE_FILES.page(entry.ref), CACHE.resource);
+    if (entry === null) return notFound(req, ctx);
+    const moment = momentOf(at.url);
+    if (moment === null) return page(req, ctx, SITE_FILES.page(entry.ref), CACHE.resource);
+    const found = await load(SITE_FILES.page(entry.ref));
+    const links = episodeLinks(origins, { id: entry.id, episodeNumber: entry.n });
+    const attribute = (name: string, url: string) => `${name}="${escapeHtml(url)}"`;
+    let body = spliceFirst(found.body, attribute("<iframe src", links.embed), attribute("<iframe src", urlAt(links.embed, moment)));
+    body = spliceFirst(body, attribute('type="application/json+oembed" href', links.oembed), attribute('type="application/json+oembed" href', oembedUrl(origins, urlAt(links.page, moment))));
+    const tag = `${found.etag.slice(0, -1)}-t${momentParam(moment)}"`;
+    return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), body, tag, TYPES.html, CACHE.resource);
   }
 
   const routes: SiteRoutes["routes"] = {

@@ -1,8 +1,9 @@
 // oEmbed 1.0 (https://oembed.com) for episode pages (docs/api.md#get-oembed): the response
 // body, the iframe markup WordPress keeps, the query rules and which URLs are episode pages.
-// Pure: the build renders the default body of every episode, the shim derives the maxwidth and
-// maxheight variants from it at request time.
+// Pure: the build renders the default body of every episode, the shim derives the maxwidth,
+// maxheight and start-time variants from it at request time.
 import { escapeHtml } from "./html.ts";
+import { momentOf, type Moment } from "./moment.ts";
 import { pathOf } from "./routes.ts";
 
 export const PLAYER_HEIGHT = 180;
@@ -140,3 +141,9 @@ export function pageRefOf(pageUrl: string, siteUrl: string): string | null {
   const ref = u.pathname.slice(prefix.length).replace(/\/$/, "");
   return ref === "" || ref.includes("/") ? null : ref;
 }
+
+/** The moment an episode page URL names, `?t=` or `#t=` (src/shared/moment.ts), or null: none, or not a valid one. */
+export function pageMomentOf(pageUrl: string): Moment | null {
+  return URL.canParse(pageUrl) ? momentOf(new URL(pageUrl)) : null;
+}
+

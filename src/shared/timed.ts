@@ -53,7 +53,7 @@ function timedSegments(script: ScriptResource): TimedSegment[] | null {
 }
 
 /** The script's chapters when they are timed (every one has start), else null. */
-function timedChapters(script: ScriptResource): TimedChapter[] | null {
+export function timedChapters(script: ScriptResource): TimedChapter[] | null {
   const chapters = script.chapters;
   if (chapters.length === 0 || !chapters.every((c) => c.start !== undefined)) return null;
   return chapters as TimedChapter[];

@@ -12,6 +12,7 @@ import { ARCHIVE_PAGE_SIZE } from "../../src/shared/archive.ts";
 import { launchChromium } from "./support/browser.ts";
 import { contrastRatio } from "./support/contrast.ts";
 import { galleryPath } from "./support/gallery.ts";
+import { shiftWithScriptsLate, watchShifts } from "./support/layout-shift.ts";
 import { silentMp3 } from "./support/mp3.ts";
 import { visitPage } from "./support/visit.ts";
 import { browserSite, type BrowserSite } from "./support/site.ts";
@@ -173,29 +174,11 @@ describe("the site's look", () => {
  */
 async function playerShift(theme: "light" | "dark"): Promise<number> {
   const context = await browser.newContext({ viewport: { width: 400, height: 180 } });
-  await context.addInitScript(() => {
-    const w = window as unknown as { __shift: number };
-    w.__shift = 0;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) w.__shift += e.value;
-    }).observe({ type: "layout-shift", buffered: true });
-  });
+  await watchShifts(context);
   const page = await context.newPage();
-  let release!: () => void;
-  const painted = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/_astro\/.*\.js$/, async (route) => {
-    await painted;
-    await route.continue();
+  const shift = await shiftWithScriptsLate(page, `${fx.origin}/embed/${PUBLISHED}${theme === "dark" ? "?theme=dark" : ""}`, (p) => p.locator(".player.upgraded").waitFor(), async (p) => {
+    expect(await p.locator(".player.upgraded").count()).toBe(0);
   });
-  await page.goto(`${fx.origin}/embed/${PUBLISHED}${theme === "dark" ? "?theme=dark" : ""}`, { waitUntil: "commit" });
-  await page.waitForFunction(() => performance.getEntriesByType("paint").some((e) => e.name === "first-contentful-paint"));
-  expect(await page.locator(".player.upgraded").count()).toBe(0);
-  release();
-  await page.locator(".player.upgraded").waitFor();
-  // Two frames after the upgrade: every shift it caused has been laid out and reported.
-  const shift = await page.evaluate(
-    () => new Promise<number>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve((window as unknown as { __shift: number }).__shift))))),
-  );
   await context.close();
   return shift;
 }

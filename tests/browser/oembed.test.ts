@@ -79,6 +79,23 @@ describe("discovery by independent consumers", () => {
     expect((await parsed(String(o.html))).attrs.src).toBe(links.embed);
   });
 
+  it("both consumers, given a page URL at a moment (?t=), get the player starting there", async () => {
+    const links = await episodeLinks("1");
+    const extracted = (await extract(`${links.page}?t=1m33s`)) as Record<string, unknown>;
+    expect((await parsed(String(extracted.html))).attrs.src).toBe(`${links.embed}?t=93`);
+    const unfurled = (await unfurl(`${links.page}?t=1:02:03,1:02:10`)).oEmbed as unknown as Record<string, unknown>;
+    expect(unfurled.type).toBe("rich");
+    expect((await parsed(String(unfurled.html))).attrs.src).toBe(`${links.embed}?t=3723,3730`);
+  });
+
+  it("a page URL with #t= (which consumers never send to the page) embeds the player at that moment", async () => {
+    const body = (await (await oembed(`url=${encodeURIComponent(`${pageUrl("1")}#t=npt:90`)}`)).json()) as { html: string };
+    expect((await parsed(body.html)).attrs.src).toBe(`${fx.origin}/embed/1?t=90`);
+    const sized = (await (await oembed(`url=${encodeURIComponent(`${pageUrl("1")}?t=90`)}&maxwidth=300`)).json()) as { html: string; width: number };
+    expect(sized.width).toBe(300);
+    expect((await parsed(sized.html)).attrs).toMatchObject({ src: `${fx.origin}/embed/1?t=90`, width: "300" });
+  });
+
   it("the API's links.oembed gives the same response as the page's discovery link", async () => {
     const links = await episodeLinks("3");
     const html = await (await fetch(links.page)).text();

@@ -1,8 +1,8 @@
 // Episode pages, the player route and the home page through the real server (docs/api.md#site-routes,
 // docs/api.md#publication): references by number or UUID, the publication clock without a rebuild, 404 pages,
-// the player's CSP and theme, and what the pages say.
+// the player's CSP, theme and accent, what the pages say, and moments (?t= on a page, oEmbed with t).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clock, episode, script } from "../support/fixture.ts";
+import { clock, episode, script, timedScript } from "../support/fixture.ts";
 import { browserSite, type BrowserSite } from "../browser/support/site.ts";
 
 const NOW0 = Date.UTC(2026, 5, 1, 12);
@@ -44,7 +44,7 @@ beforeAll(async () => {
           ],
         },
       },
-      { episode: older, script: script() },
+      { episode: older, script: timedScript([["a", "Hello."], ["b", "Hi."], ["a", "Bye."]]) },
       { episode: unnumbered },
       { episode: scheduled, script: script() },
       { episode: draft },
@@ -176,6 +176,19 @@ describe("the player route", () => {
     expect((await get("/embed/7?theme=dark", { headers: { "If-None-Match": dark.headers.get("etag")! } })).status).toBe(304);
   });
 
+  it("accent=RRGGBB is applied by the server with its contrast guaranteed, in any letter case, as its own representation", async () => {
+    const plain = await get("/embed/7");
+    const red = await get("/embed/7?accent=C00000");
+    const text = await red.text();
+    expect(text).toContain('<html lang="en" data-theme="light" data-accent="#c00000" data-on-accent="#ffffff">');
+    expect(text).toBe(await (await get("/embed/7?accent=c00000")).text());
+    expect(red.headers.get("etag")).not.toBe(plain.headers.get("etag"));
+    // White on white is nudged toward black until it reads; yellow on the dark background is kept.
+    expect((await html("/embed/7?accent=ffffff")).text).not.toContain('data-accent="#ffffff"');
+    expect((await html("/embed/7?theme=dark&accent=ffd54f")).text).toContain('data-theme="dark" data-accent="#ffd54f" data-on-accent="#16181c"');
+    expect((await get("/embed/7?accent=C00000", { headers: { "If-None-Match": red.headers.get("etag")! } })).status).toBe(304);
+  });
+
   it("never writes the accent or other query values into the page", async () => {
     const hostile = encodeURIComponent(`ff0000"><script>alert(1)</script><style>`);
     const { text } = await html(`/embed/7?accent=${hostile}&foo=%3Cb%3E`);
@@ -216,6 +229,62 @@ describe("the player route", () => {
       expect(head.headers.get("content-length")).toBe(res.headers.get("content-length"));
       expect(await head.text()).toBe("");
     }
+  });
+});
+
+describe("moments", () => {
+  it("a timed page begins each chapter and turn with its time as a ?t= link, and an untimed one has none", async () => {
+    const timed = (await html("/episodes/6")).text;
+    expect(timed).toMatch(/<h3><a class="t" href="\?t=0">0:00<\/a> <span dir="auto">Only chapter<\/span><\/h3>/);
+    expect(timed).toMatch(/<p><a class="t" href="\?t=2">0:02<\/a> <span class="speaker">Bo Skeptic:<\/span> Hi\.<\/p>/);
+    expect([...timed.matchAll(/<p><a class="t" href="\?t=(\d+)">/g)].map((m) => m[1])).toEqual(["0", "2", "4"]);
+    expect(timed).toContain('<h3 id="transcript-1" dir="auto">Only chapter</h3>');
+    expect((await html("/episodes/7")).text).not.toContain('class="t"');
+  });
+
+  it("?t= on a page starts its player there and names the page at that moment for oEmbed; an invalid t is the plain page", async () => {
+    const plain = await get("/episodes/7");
+    const plainText = await plain.text();
+    for (const [t, canonical] of [["93", "93"], ["1m33s", "93"], ["npt%3A1%3A33", "93"], ["1:33,2:00", "93,120"], ["93.5", "93.5"]] as const) {
+      const res = await get(`/episodes/7?t=${t}`);
+      expect(res.status, t).toBe(200);
+      const text = await res.text();
+      expect(text, t).toContain(`<iframe src="${fx.origin}/embed/7?t=${canonical}"`);
+      const oembed = /type="application\/json\+oembed" href="([^"]+)"/.exec(text)![1]!.replaceAll("&amp;", "&");
+      expect(oembed).toBe(`${fx.origin}/oembed?url=${encodeURIComponent(`${fx.origin}/episodes/7?t=${canonical}`)}&format=json`);
+      expect(text).toContain(`<link rel="canonical" href="${fx.origin}/episodes/7">`);
+      expect(res.headers.get("etag")).not.toBe(plain.headers.get("etag"));
+      expect(res.headers.get("content-security-policy")).toBe(plain.headers.get("content-security-policy"));
+      expect((await get(`/episodes/7?t=${t}`, { headers: { "If-None-Match": res.headers.get("etag")! } })).status).toBe(304);
+    }
+    for (const t of ["abc", "-5", "10,5", "1:60", ""]) {
+      const res = await get(`/episodes/7?t=${t}`);
+      expect(await res.text(), t).toBe(plainText);
+      expect(res.headers.get("etag"), t).toBe(plain.headers.get("etag"));
+    }
+  });
+
+  it("pages run scripts from their own origin only", async () => {
+    const csp = (await get("/episodes/6")).headers.get("content-security-policy")!;
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).not.toContain("unsafe-inline");
+    const text = (await html("/episodes/6")).text;
+    expect(text).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+  });
+
+  it("oEmbed embeds the player at the moment a page URL names with ?t= or #t=, and the plain player otherwise", async () => {
+    const oembedFor = async (page: string) => {
+      const res = await get(`/oembed?url=${encodeURIComponent(page)}`);
+      expect(res.status, page).toBe(200);
+      return /src="([^"]+)"/.exec(((await res.json()) as { html: string }).html)![1]!.replaceAll("&amp;", "&");
+    };
+    expect(await oembedFor(`${fx.origin}/episodes/7?t=1:33`)).toBe(`${fx.origin}/embed/7?t=93`);
+    expect(await oembedFor(`${fx.origin}/episodes/7#t=npt:10,20`)).toBe(`${fx.origin}/embed/7?t=10,20`);
+    expect(await oembedFor(`${fx.origin}/episodes/${PUBLISHED_ID}?utm=x&t=5#chapters`)).toBe(`${fx.origin}/embed/7?t=5`);
+    expect(await oembedFor(`${fx.origin}/episodes/7?t=soon`)).toBe(`${fx.origin}/embed/7`);
+    const plain = await get(`/oembed?url=${encodeURIComponent(`${fx.origin}/episodes/7`)}`);
+    const invalid = await get(`/oembed?url=${encodeURIComponent(`${fx.origin}/episodes/7?t=soon`)}`);
+    expect(invalid.headers.get("etag")).toBe(plain.headers.get("etag"));
   });
 });
 

@@ -1,7 +1,7 @@
 // oEmbed's pure rules: the body for each size, the iframe markup, the query and which URLs are
 // episode pages of the site.
 import { describe, expect, it } from "vitest";
-import { oembedOf, pageRefOf, parseOembedQuery, playerIframe, type OembedFacts } from "../../src/shared/oembed.ts";
+import { oembedOf, pageMomentOf, pageRefOf, parseOembedQuery, playerIframe, type OembedFacts } from "../../src/shared/oembed.ts";
 
 const facts: OembedFacts = {
   title: `A "quoted" <title> & more`,
@@ -57,5 +57,15 @@ describe("oEmbed query", () => {
     expect(pageRefOf("https://user:pw@pod.example/episodes/7", site)).toBeNull();
     expect(pageRefOf("https://evil.example/episodes/7", site)).toBeNull();
     expect(pageRefOf("not a url", site)).toBeNull();
+  });
+});
+
+describe("a page URL at a moment", () => {
+  it("names the moment of its fragment's t, else its query's; none, an invalid one or no URL at all is null", () => {
+    expect(pageMomentOf("https://pod.example/episodes/7?t=1:33")).toEqual({ start: 93, end: null });
+    expect(pageMomentOf("https://pod.example/episodes/7?t=5#t=10,20")).toEqual({ start: 10, end: 20 });
+    expect(pageMomentOf("https://pod.example/episodes/7?utm_source=x")).toBeNull();
+    expect(pageMomentOf("https://pod.example/episodes/7?t=soon")).toBeNull();
+    expect(pageMomentOf("not a url?t=5")).toBeNull();
   });
 });

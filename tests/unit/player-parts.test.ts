@@ -1,7 +1,7 @@
 // The player's pure parts: accent shades with guaranteed contrast, seek coalescing under the audio
 // rate limit (on a fake clock), and the times it speaks.
 import { describe, expect, it } from "vitest";
-import { contrast, paletteOf, parseHex, THEMES, type Theme } from "../../src/player/accent.ts";
+import { contrast, paletteOf, parseHex, THEMES, type Theme } from "../../src/shared/accent.ts";
 import { seekCoalescer, type Clock } from "../../src/player/seek.ts";
 import { clockTime, shortDuration, spokenTime } from "../../src/shared/duration.ts";
 

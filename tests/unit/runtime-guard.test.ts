@@ -27,7 +27,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 export const PORTABLE_PACKAGES: ReadonlySet<string> = new Set([
   // Validation of the build index at start-up; pure JavaScript, no runtime APIs.
   "zod",
-  // The MCP endpoint (functions/mcp.ts): its server and Web-standard transport take a Fetch Request
+  // The MCP endpoint (functions/routes/mcp.ts): its server and Web-standard transport take a Fetch Request
   // and answer a Fetch Response; the HTTP suites run it on Node and in workerd.
   "@modelcontextprotocol/sdk",
 ]);

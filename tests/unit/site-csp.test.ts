@@ -10,11 +10,11 @@ describe("content security policies", () => {
     );
   });
 
-  it("pages frame only the site's own player and are framed only by the site", () => {
+  it("pages run scripts from their own origin only, frame only the site's own player and are framed only by the site", () => {
     const { page } = contentSecurityPolicies("https://pod.example", "https://pod.example");
     expect(page).toContain("frame-src 'self' https://pod.example;");
     expect(page).toContain("frame-ancestors 'self'");
-    expect(page).not.toContain("script-src");
+    expect(page).toContain("script-src 'self';");
   });
 
   it("redirect delivery adds the storage's sources to media-src only", () => {

@@ -1,7 +1,8 @@
 // Accent colours the player can trust: whatever RRGGBB an embedder asks for, the shade used for
 // text is nudged toward the theme's ink until it reaches 4.5:1 against the background (WCAG 1.4.3),
 // which also clears 3:1 for controls and the focus ring (WCAG 1.4.11); the icon drawn on an accent
-// fill takes the background colour, which has that same contrast. Pure, so tests can check it.
+// fill takes the background colour, which has that same contrast. Pure, so tests can check it; the
+// shim computes it per request (functions/routes/site.ts), so the player's script does not carry it.
 
 export type Rgb = [r: number, g: number, b: number];
 export type Theme = "light" | "dark";
