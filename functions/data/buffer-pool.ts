@@ -1,9 +1,8 @@
 // Buffers for composed bodies that are sent once and not kept: the pages of a crawler's walk of the
-// list. Each such page needed a fresh ~32 KB buffer, memory outside V8's heap, and that allocation
-// alone made V8 collect the whole heap several times a second during a walk (each collection
-// marking the ~40 MB the index and the manifest hold at 100,000 episodes): a buffer given back once
-// its response is written and taken again by the next page took a walk from ~55 full collections
-// in 5 s to 3 (docs/performance.md). A buffer is given back only by a runtime that knows when the
+// list. Each such page needs a buffer outside V8's heap, and allocating a fresh one each time made
+// V8 collect the whole heap (the index and the manifest included) several times a second during a
+// walk; a buffer given back once its response is written and taken again by the next page avoids
+// nearly all of them (docs/performance.md). A buffer is given back only by a runtime that knows when the
 // bytes are written (functions/node/server.ts calls the response's `release`); one never given back
 // is left to the garbage collector. Portable: no runtime imports.
 

@@ -1,8 +1,8 @@
 // A map bounded by the bytes of its values that keeps the recently used ones: the CLOCK
 // approximation of LRU. A hit only marks its entry; when the bound is passed, entries are visited
 // oldest first, and a marked one is unmarked and moved to the back (a second chance) instead of
-// being dropped. Hits never reorder the Map: a delete and a re-insert per hit made V8 rehash a
-// map of 10,000 entries over and over (a fifth of an episode request's CPU once the cache was warm).
+// being dropped. Hits never reorder the Map: a delete and a re-insert per hit makes V8 rehash a
+// large map over and over, a real share of a warm request's CPU.
 // A value larger than a quarter of the bound is not kept: one big file must not flush the rest.
 // Portable: the Node asset store and the handler's list pages both use it.
 

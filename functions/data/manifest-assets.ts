@@ -21,8 +21,8 @@ interface Variant {
 
 /**
  * What an entry holds beside its bytes (the key, the asset, the typed array and its buffer, the
- * cache's slot, the variant reader): ~400 bytes, measured at 100,000 episodes. Counted, so the
- * bound is the memory the cache takes, not only its bodies (1.5 KB on average for episode JSON).
+ * cache's slot, the variant reader), as measured (docs/performance.md). Counted, so the bound is
+ * the memory the cache takes, not only its bodies, which are small for episode JSON.
  */
 const ENTRY_OVERHEAD = 400;
 
@@ -35,7 +35,7 @@ export class ManifestAssetStore implements AssetStore {
 
   /**
    * `manifest`: the parsed object, or a compact ManifestLookup (./manifest-table.ts: what the Node
-   * entry passes, as a long-running process holding 100,000 episodes' paths).
+   * entry passes, as a long-running process holding every episode's paths).
    */
   constructor(manifest: Record<string, string> | ManifestLookup, read: ReadFile, maxBytes: number, readVariant: ReadFile | null = null) {
     this.#etagOf = isLookup(manifest) ? (rel) => manifest.etagOf(rel) : (rel) => (Object.hasOwn(manifest, rel) ? manifest[rel] : undefined);

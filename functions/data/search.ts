@@ -58,8 +58,8 @@ const SNIPPET_FIELDS: SearchField[] = ["summary", "description", "transcript", "
 /**
  * How search reads files: not kept in the asset store's cache. Search holds what it reads itself
  * (the meta, the lengths, parsed shards in their own cache) or needs it once per query (the texts
- * of up to PHRASE_CANDIDATES_MAX candidates, ~20 KB each with a transcript, ~4 MB a query): kept,
- * they pushed out of the cache the episode bodies that list pages and requests come back for.
+ * of up to PHRASE_CANDIDATES_MAX candidates, transcripts included): kept, they would push out of the
+ * cache the episode bodies that list pages and requests come back for.
  */
 const ONCE = { keep: false } as const;
 
@@ -140,7 +140,7 @@ export class EpisodeSearch {
       const lengths = meta.version === SEARCH_FORMAT_VERSION && meta.docs === this.#index.size ? decodeDocLengths(docsFile.body, meta.docs) : null;
       if (lengths === null) throw new SearchUnavailable("search index does not match the episode index");
       // touched: the documents a query matched, at most every one. Preallocated like the scores: a
-      // growing array of up to 100,000 numbers made ~2 MB of garbage per query of common words.
+      // growing array of one number per episode is garbage made by every query of common words.
       return { meta, lengths, scores: new Float64Array(meta.docs), matched: new Uint8Array(meta.docs), touched: new Uint32Array(meta.docs) };
     })().catch((e: unknown) => {
       this.#loaded = null;
@@ -262,8 +262,8 @@ export class EpisodeSearch {
 
 /**
  * The `k` best of `items` that pass `keep`, best first; `better(a, b) > 0` when a ranks above b.
- * A min-heap of k (its root the worst kept): O(n log k), where sorting all matches cost ~50 ms at
- * 100,000 episodes for a query of common words.
+ * A min-heap of k (its root the worst kept): O(n log k), where sorting every match of a query of
+ * common words costs O(n log n).
  */
 export function topOf(items: Iterable<number>, k: number, keep: (x: number) => boolean, better: (a: number, b: number) => number): number[] {
   const heap: number[] = [];

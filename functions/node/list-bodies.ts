@@ -32,9 +32,9 @@ export class ListBodiesFile implements ListBodies {
   readonly #starts: Float64Array;
   /**
    * The bodies' ETags by index position, as the manifest gives them (what a page's ETag hashes),
-   * kept from the check at start, where 20 manifest lookups a page (a path split, two map lookups
-   * and a tag encoded each) cost ~40 µs of a page read in ~30. One column (../string-column.ts):
-   * ~2.8 MB at 100,000 episodes, where 100,000 strings were ~5 MB.
+   * kept from the check at start: a manifest lookup per body (a path split, two map lookups and a
+   * tag encoded) would cost more than reading the page. One column (../data/string-column.ts), not
+   * one string per episode.
    */
   readonly #etags: StringColumn;
 

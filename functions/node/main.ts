@@ -24,7 +24,7 @@ import { LocalAudioStorage } from "./local-storage.ts";
 import { startAnnounceTimer } from "./announce-timer.ts";
 import { createNodeServer } from "./server.ts";
 // The S3 and Redis clients (./s3-storage.ts, ./redis-rate-limit.ts) are imported only when the
-// configuration asks for them: the AWS SDK and ioredis add ~35 MB of resident code to a process
+// configuration asks for them: the AWS SDK and ioredis are much of the resident code of a process
 // that serves from the local disk with in-memory limits.
 
 export interface ServeOptions {
@@ -139,9 +139,9 @@ function v8Gc(): Gc {
 const youngGenerationBytes = () => getHeapSpaceStatistics().find((s) => s.space_name === "new_space")?.space_size ?? Infinity;
 
 /**
- * The young generation kept after start-up. At V8's minimum (1 MB, where the collection below
- * leaves it) most of a search's short-lived objects were still in use at each scavenge and were
- * promoted: the old generation grew by over 100 MB in 200 searches. 8 MB collects them young.
+ * The young generation kept after start-up. At V8's minimum, where the collection below leaves
+ * it, most of a search's short-lived objects are still in use at each scavenge and get promoted,
+ * growing the old generation; this size collects them young (docs/performance.md).
  */
 const YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
 
@@ -150,7 +150,7 @@ const YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
  * parsed values) is otherwise released only at the next major collection, which a server mostly
  * answering from its caches may not reach for a long time. The memory-reducing ("last-resort")
  * collection also hands the freed pages back to the system and shrinks the young generation
- * (~20 MB less resident at 100,000 episodes than a plain collection); the young generation is
+ * (less resident than after a plain collection); the young generation is
  * then grown back to YOUNG_GENERATION_BYTES by scavenges that see enough survivors, and bounded
  * there again (./young-generation.ts).
  */
@@ -167,13 +167,10 @@ function releaseStartupMemory(): void {
 }
 
 /**
- * The old generation may grow by 25% between major collections, for the process's life. While
- * loading, V8's own factor let it reach ~100 MB of mostly dead parsing temporaries (100,000 index
- * entries; ~40 MB more at the process's peak). While serving, searches over POST /mcp allocate a
- * few MB each (the candidates' texts, decoded and folded), and V8's factor grew the heap after
- * them: 45 searches took the process from ~198 to 261-278 MB resident at 100,000 episodes and from
- * ~104 to 172-184 MB at 100; at 25%, 223 and 120 MB (`node scripts/bench.ts --no-build --sizes
- * 100000 --no-edge --no-search`, docs/performance.md).
+ * The old generation may grow by 25% between major collections, for the process's life. With V8's
+ * own factor, loading left the heap full of dead parsing temporaries, and searches over POST /mcp
+ * (a few MB of candidate texts each) grew the heap well past what it holds live; a smaller step
+ * keeps the server within its memory budget for little CPU (docs/performance.md).
  */
 const HEAP_GROWING_PERCENT = 25;
 
@@ -201,8 +198,7 @@ async function loadBuild(folder: string, shared: Shared): Promise<LoadedBuild> {
   const index = await readBuildFile(path.join(folder, BUILD_FILES.index), async (file) => loadIndexText(await readFile(file, "utf8")));
   // The index's text and what parsing it left, freed before the manifest is read: a lower peak.
   v8Gc()({ type: "major", execution: "sync" });
-  // Compact (../manifest-table.ts): ~30 MB instead of ~100 MB at 100,000 episodes; read in pieces,
-  // so its 34 MB of text are never held whole.
+  // Compact (../data/manifest-table.ts), and read in pieces, so its text is never held whole.
   const manifest = await readBuildFile(path.join(folder, BUILD_FILES.manifest), (file) => ManifestTable.parseChunks(() => textChunks(file)));
   // The list's bodies in one file, when the build wrote it for this index (./list-bodies.ts).
   // Without it the pages are the same, each read body by body: slower, so it is said.
@@ -222,8 +218,8 @@ async function loadBuild(folder: string, shared: Shared): Promise<LoadedBuild> {
       compress: compressAsync,
       ...(listBodies ? { listBodies } : {}),
       // This server calls each response's `release` once written (./server.ts): list pages not
-      // kept reuse these buffers (../buffer-pool.ts). 64 KiB holds a page of up to ~40 episodes;
-      // up to 32 wait for reuse (2 MiB).
+      // kept reuse these buffers (../data/buffer-pool.ts). A buffer holds most pages whole; a few
+      // wait for reuse.
       pageBuffers: new BufferPool(64 * 1024, 32),
       ...(shared.now ? { now: shared.now } : {}),
     });

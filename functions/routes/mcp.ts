@@ -33,8 +33,8 @@ import { EpisodeSearch } from "../data/search.ts";
 export const MCP_MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * The SDK, loaded on the first POST /mcp: ~17 MB resident in a Node process that may never serve
- * MCP (docs/performance.md#request-path-at-scale). Bundlers inline the dynamic import (Workers).
+ * The SDK, loaded on the first POST /mcp: it is a large part of the resident memory of a Node
+ * process that may never serve MCP (docs/performance.md). Bundlers inline the dynamic import (Workers).
  */
 async function importSdk() {
   const [{ McpServer, ResourceTemplate }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([

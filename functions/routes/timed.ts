@@ -19,9 +19,9 @@ import { composedAsset, type ComposedAsset } from "../http/representations.ts";
 import type { RouteHandler } from "../router.ts";
 
 /**
- * Memory for rendered forms and their variants: a 20-minute episode's WebVTT is ~20 KB, its
- * variants a third of it. Forms are read far less than episodes and list pages, and the Node
- * server's 200 MB budget at 100,000 episodes leaves little room (docs/performance.md).
+ * Memory for rendered forms and their variants: enough for the forms of the episodes being
+ * listened to. Forms are read far less than episodes and list pages, and the Node server's memory
+ * budget at scale leaves little room (docs/performance.md).
  */
 const RENDERED_BYTES = 2 * 1024 * 1024;
 

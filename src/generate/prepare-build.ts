@@ -208,8 +208,8 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
 
 // Kept on globalThis: Astro evaluates this module twice in one build process (bundled into the
 // pages, and through astro.config.mjs for the integration), and each copy must see the one site
-// the integration prepared (reading the content twice cost +7 s and +250 MB at 10,000 episodes;
-// see docs/performance.md).
+// the integration prepared: reading the content twice costs time and memory in proportion to the
+// show (docs/performance.md).
 const SITE_KEY = Symbol.for("episode-service.site");
 const shared = globalThis as { [SITE_KEY]?: Promise<Site> };
 
@@ -238,8 +238,8 @@ export function loadSite(): Promise<Site> {
  * bytes are offered to the compression, so neither reads it back from dist/. What goes back to
  * Astro has no body, and Astro writes no file for a body-less page (astro/dist/core/build/generate.js
  * `renderPath`: "file not created, response body was empty"): its per-page `mkdir` and promise-based
- * `writeFile` cost ~0.25 ms of the main thread a page, ~5 s of a 10,000-episode build, where one
- * synchronous write into a folder made once costs a fraction of it (docs/performance.md). Other
+ * `writeFile` cost the main thread several times what one synchronous write into a folder made
+ * once costs (docs/performance.md). Other
  * pages (and everything outside a build) pass as they are, and Astro writes them.
  */
 export async function takePage(pathname: string, response: Response): Promise<Response> {
