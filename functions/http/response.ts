@@ -1,6 +1,7 @@
 // Response building shared by every route: CORS, the license Link, cache policies, conditional
 // requests (RFC 9110 §13), content codings (§12.5.3, docs/api.md#compression) and the error
 // envelope. Every response of the shim passes through here.
+import { canonicalHeader, HEADER } from "../../src/shared/headers.ts";
 import { apiError, ERRORS, type ErrorCode } from "../../src/shared/errors.ts";
 import { CODINGS, encodedEtag, type Coding } from "../../src/shared/etag.ts";
 import { compressible, TYPES } from "../../src/shared/media-types.ts";
@@ -23,7 +24,17 @@ export const CACHE = {
 /** The Allow value of a 405 and the methods a preflight permits: the route table's. */
 const ALLOW = METHODS.join(", ");
 
-const EXPOSED = "ETag, Link, Retry-After, Content-Range, Content-Disposition, Accept-Ranges, Content-Length, RateLimit, RateLimit-Policy";
+/** `Vary` of every compressible body. */
+const VARY = canonicalHeader(HEADER.acceptEncoding);
+
+/** The request headers a preflight permits: the ones the API reads, and the API key it accepts and ignores. */
+const REQUEST_HEADERS = [HEADER.authorization, HEADER.xApiKey, HEADER.ifNoneMatch, HEADER.ifModifiedSince, HEADER.ifRange, HEADER.range]
+  .map(canonicalHeader)
+  .join(", ");
+
+const EXPOSED = [HEADER.etag, HEADER.link, HEADER.retryAfter, HEADER.contentRange, HEADER.contentDisposition, HEADER.acceptRanges, HEADER.contentLength, HEADER.rateLimit, HEADER.rateLimitPolicy]
+  .map(canonicalHeader)
+  .join(", ");
 
 /**
  * What the shim reads of a request. A Fetch `Request` satisfies it (the Workers entry passes one),
@@ -104,10 +115,10 @@ function setAll(h: HeaderRecord, more: Record<string, string>): void {
 
 export function baseHeaders(ctx: ResponseContext): HeaderRecord {
   const h: HeaderRecord = { ...ctx.headers };
-  h["access-control-allow-origin"] = "*";
-  h["access-control-expose-headers"] = EXPOSED;
-  h["x-content-type-options"] = "nosniff";
-  if (ctx.link !== null) h.link = ctx.link;
+  h[HEADER.accessControlAllowOrigin] = "*";
+  h[HEADER.accessControlExposeHeaders] = EXPOSED;
+  h[HEADER.xContentTypeOptions] = "nosniff";
+  if (ctx.link !== null) h[HEADER.link] = ctx.link;
   return h;
 }
 
@@ -115,7 +126,7 @@ const encoder = new TextEncoder();
 
 /** If-None-Match with the weak comparison; there is no Last-Modified, so If-Modified-Since never applies. */
 export function notModified(req: ShimRequest, etag: string): boolean {
-  const inm = req.headers.get("If-None-Match");
+  const inm = req.headers.get(HEADER.ifNoneMatch);
   return inm !== null && ifNoneMatchHits(inm, etag);
 }
 
@@ -134,7 +145,7 @@ interface Representation {
  * holds, falling back to the next acceptable coding, then to the plain body.
  */
 async function representationFor(req: ShimRequest, ctx: ResponseContext, bytes: Uint8Array, etag: string): Promise<Representation> {
-  const header = req.headers.get("Accept-Encoding");
+  const header = req.headers.get(HEADER.acceptEncoding);
   const plain = { bytes, coding: null, etag, runtimeEncoded: false };
   if (ctx.runtimeEncodes) {
     const coding = negotiateEncoding(header);
@@ -166,24 +177,24 @@ export function bodyResponse(
   cacheControl: string,
 ): ShimResponse | Promise<ShimResponse> {
   const h = baseHeaders(ctx);
-  h["cache-control"] = cacheControl;
+  h[HEADER.cacheControl] = cacheControl;
   const bytes = typeof body === "string" ? encoder.encode(body) : body;
   if (compressible(type)) {
-    h.vary = "Accept-Encoding";
+    h[HEADER.vary] = VARY;
     // Without Accept-Encoding the plain body is the representation (negotiateEncoding): no lookup, no promise.
-    if (req.headers.get("Accept-Encoding") !== null) return representationFor(req, ctx, bytes, etag).then((chosen) => representationResponse(req, ctx, h, type, chosen));
+    if (req.headers.get(HEADER.acceptEncoding) !== null) return representationFor(req, ctx, bytes, etag).then((chosen) => representationResponse(req, ctx, h, type, chosen));
   }
   return representationResponse(req, ctx, h, type, { bytes, coding: null, etag, runtimeEncoded: false });
 }
 
 /** bodyResponse's answer once the representation is chosen: `h` holds the headers set so far. */
 function representationResponse(req: ShimRequest, ctx: ResponseContext, h: HeaderRecord, type: string, chosen: Representation): ShimResponse {
-  h.etag = chosen.etag;
+  h[HEADER.etag] = chosen.etag;
   if (notModified(req, chosen.etag)) return { status: 304, headers: h, body: null };
-  h["content-type"] = type;
-  if (chosen.coding !== null) h["content-encoding"] = chosen.coding;
+  h[HEADER.contentType] = type;
+  if (chosen.coding !== null) h[HEADER.contentEncoding] = chosen.coding;
   // The runtime's encoder decides the length (sent chunked), HEAD or GET alike.
-  if (!chosen.runtimeEncoded) h["content-length"] = String(chosen.bytes.byteLength);
+  if (!chosen.runtimeEncoded) h[HEADER.contentLength] = String(chosen.bytes.byteLength);
   return { status: 200, headers: h, body: ctx.method === "HEAD" ? null : chosen.bytes };
 }
 
@@ -193,10 +204,10 @@ export function errorResponse(ctx: ResponseContext, code: ErrorCode, parameter?:
   const bytes = encoder.encode(JSON.stringify(envelope));
   const h = baseHeaders(ctx);
   const status = envelope.error.status;
-  h["content-type"] = TYPES.json;
-  h["content-length"] = String(bytes.byteLength);
-  h["cache-control"] = status === 429 || status >= 500 ? CACHE.noStore : CACHE.error;
-  if (status === 405) h.allow = ALLOW;
+  h[HEADER.contentType] = TYPES.json;
+  h[HEADER.contentLength] = String(bytes.byteLength);
+  h[HEADER.cacheControl] = status === 429 || status >= 500 ? CACHE.noStore : CACHE.error;
+  if (status === 405) h[HEADER.allow] = ALLOW;
   if (more !== undefined) setAll(h, more);
   return { status, headers: h, body: ctx.method === "HEAD" ? null : bytes };
 }
@@ -209,10 +220,10 @@ export function errorPage(ctx: ResponseContext, code: ErrorCode): ShimResponse {
   const { status, message } = ERRORS[code];
   const bytes = encoder.encode(`<!doctype html><meta charset="utf-8"><title>Error ${status}</title><h1>Error ${status}</h1><p>${message}</p>\n`);
   const h = baseHeaders(ctx);
-  h["content-type"] = TYPES.html;
-  h["content-length"] = String(bytes.byteLength);
-  h["cache-control"] = status === 429 || status >= 500 ? CACHE.noStore : CACHE.error;
-  h["content-security-policy"] = "default-src 'none'";
+  h[HEADER.contentType] = TYPES.html;
+  h[HEADER.contentLength] = String(bytes.byteLength);
+  h[HEADER.cacheControl] = status === 429 || status >= 500 ? CACHE.noStore : CACHE.error;
+  h[HEADER.contentSecurityPolicy] = "default-src 'none'";
   return { status, headers: h, body: ctx.method === "HEAD" ? null : bytes };
 }
 
@@ -220,12 +231,12 @@ export function errorPage(ctx: ResponseContext, code: ErrorCode): ShimResponse {
 export function preflightResponse(
   ctx: ResponseContext,
   methods: string = ALLOW,
-  headers = "Authorization, X-API-Key, If-None-Match, If-Modified-Since, If-Range, Range",
+  headers = REQUEST_HEADERS,
 ): ShimResponse {
   const h = baseHeaders(ctx);
-  h["access-control-allow-methods"] = methods;
-  h["access-control-allow-headers"] = headers;
-  h["access-control-max-age"] = "86400";
-  h["cache-control"] = "public, max-age=86400";
+  h[HEADER.accessControlAllowMethods] = methods;
+  h[HEADER.accessControlAllowHeaders] = headers;
+  h[HEADER.accessControlMaxAge] = "86400";
+  h[HEADER.cacheControl] = "public, max-age=86400";
   return { status: 204, headers: h, body: null };
 }

@@ -1,5 +1,6 @@
 // Per-IP fixed-window rate limits (docs/api.md#rate-limits) with the IETF RateLimit headers
 // (draft-ietf-httpapi-ratelimit-headers: RateLimit-Policy and RateLimit as structured fields).
+import { HEADER } from "../../src/shared/headers.ts";
 import { quotaOf, RATE_WINDOW_SECONDS, type Bucket, type RateLimits } from "../../src/shared/limits.ts";
 import type { HeaderRecord } from "../http/response.ts";
 import { thenOrNow } from "../pending.ts";
@@ -41,8 +42,8 @@ export class RateLimiter {
       allowed: hit.count <= quota,
       retryAfter: reset,
       headers: {
-        "ratelimit-policy": this.policies[bucket],
-        ratelimit: `"${bucket}";r=${Math.max(0, quota - hit.count)};t=${reset}`,
+        [HEADER.rateLimitPolicy]: this.policies[bucket],
+        [HEADER.rateLimit]: `"${bucket}";r=${Math.max(0, quota - hit.count)};t=${reset}`,
       },
     };
   }

@@ -1,6 +1,7 @@
 // Audio responses (docs/api.md#get-v1episodesrefaudio): whole file, single range (206), several ranges
 // (multipart/byteranges), 416, If-Range with the strong comparison, If-None-Match, HEAD, and
 // Content-Disposition. Bytes stream from storage; nothing holds a whole file in memory.
+import { HEADER } from "../../src/shared/headers.ts";
 import { ifRangeMatches } from "../http/conditional.ts";
 import { parseRange, type ByteRange } from "../http/range.ts";
 import { baseHeaders, CACHE, errorResponse, notModified, type HeaderRecord, type ResponseContext, type ShimRequest, type ShimResponse } from "../http/response.ts";
@@ -24,8 +25,8 @@ export async function audioRedirect(ctx: ResponseContext, storage: AudioStorage,
   try {
     if ((await storage.head(target.key)) === null) return errorResponse(ctx, "not_found");
     const h = baseHeaders(ctx);
-    h.location = await presign(target.key, target.disposition ?? "inline");
-    h["cache-control"] = CACHE.noStore;
+    h[HEADER.location] = await presign(target.key, target.disposition ?? "inline");
+    h[HEADER.cacheControl] = CACHE.noStore;
     return { status: 302, headers: h, body: null };
   } catch {
     return errorResponse(ctx, "upstream_unavailable");
@@ -45,39 +46,39 @@ export async function audioResponse(req: ShimRequest, ctx: ResponseContext, stor
   const etag = target.etag;
 
   const h = baseHeaders(ctx);
-  h.etag = etag;
-  h["cache-control"] = CACHE.audio;
-  h["accept-ranges"] = "bytes";
-  if (target.disposition !== null) h["content-disposition"] = target.disposition;
+  h[HEADER.etag] = etag;
+  h[HEADER.cacheControl] = CACHE.audio;
+  h[HEADER.acceptRanges] = "bytes";
+  if (target.disposition !== null) h[HEADER.contentDisposition] = target.disposition;
 
   // A conditional GET that matches answers 304 without touching the bytes.
   if (notModified(req, etag)) return { status: 304, headers: h, body: null };
 
-  let rangeHeader = req.method === "HEAD" ? null : req.headers.get("Range");
-  const ifRange = req.headers.get("If-Range");
+  let rangeHeader = req.method === "HEAD" ? null : req.headers.get(HEADER.range);
+  const ifRange = req.headers.get(HEADER.ifRange);
   if (rangeHeader !== null && ifRange !== null && !ifRangeMatches(ifRange, etag)) rangeHeader = null;
   const range = parseRange(rangeHeader, size);
 
   if (range.kind === "unsatisfiable") {
     return errorResponse(ctx, "range_not_satisfiable", undefined, {
-      "Content-Range": `bytes */${size}`,
-      "Accept-Ranges": "bytes",
+      [HEADER.contentRange]: `bytes */${size}`,
+      [HEADER.acceptRanges]: "bytes",
       ETag: etag,
     });
   }
   const read = (r: ByteRange) => storage.read(target.key, r.start, r.end, req.signal);
   try {
     if (range.kind === "none") {
-      h["content-type"] = TYPES.mp3;
-      h["content-length"] = String(size);
+      h[HEADER.contentType] = TYPES.mp3;
+      h[HEADER.contentLength] = String(size);
       const body = req.method === "HEAD" || size === 0 ? null : await read({ start: 0, end: size - 1 });
       return { status: 200, headers: h, body };
     }
     if (range.ranges.length === 1) {
       const r = range.ranges[0]!;
-      h["content-type"] = TYPES.mp3;
-      h["content-range"] = `bytes ${r.start}-${r.end}/${size}`;
-      h["content-length"] = String(r.end - r.start + 1);
+      h[HEADER.contentType] = TYPES.mp3;
+      h[HEADER.contentRange] = `bytes ${r.start}-${r.end}/${size}`;
+      h[HEADER.contentLength] = String(r.end - r.start + 1);
       return { status: 206, headers: h, body: await read(r) };
     }
     return multipart(h, range.ranges, size, read);
@@ -127,7 +128,7 @@ function multipart(
       await current?.cancel(reason);
     },
   });
-  h["content-type"] = `multipart/byteranges; boundary=${boundary}`;
-  h["content-length"] = String(length);
+  h[HEADER.contentType] = `multipart/byteranges; boundary=${boundary}`;
+  h[HEADER.contentLength] = String(length);
   return { status: 206, headers: h, body };
 }

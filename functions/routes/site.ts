@@ -3,6 +3,7 @@
 // answer 404 until its time, without a rebuild, and its prebuilt files are never served by path.
 // The player's CSP (frame-ancestors *, scripts from this origin only) is set here, since a static
 // build cannot carry headers. Portable: no Node or Workers imports.
+import { HEADER } from "../../src/shared/headers.ts";
 import { ACCENT_PATTERN, paletteOf } from "../../src/shared/accent.ts";
 import { ARCHIVE_PAGE_SIZE, archivePageCount } from "../../src/shared/archive.ts";
 import { ARCHIVE_HEAD_MARKER, ARCHIVE_MARKER, ARCHIVE_TITLE, archiveParts, HOME_LIMIT, HOME_MARKER, homeList } from "../../src/shared/home.ts";
@@ -114,13 +115,13 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
   }
 
   async function html404(req: ShimRequest, base: ResponseContext, file: string, policy: string): Promise<ShimResponse> {
-    const ctx = withHeaders(base, { "Content-Security-Policy": policy });
+    const ctx = withHeaders(base, { [HEADER.contentSecurityPolicy]: policy });
     const found = await assets.get(file);
     if (found === null) return errorResponse(ctx, "not_found");
     const h = baseHeaders(ctx);
-    h["content-type"] = TYPES.html;
-    h["content-length"] = String(found.body.byteLength);
-    h["cache-control"] = CACHE.error;
+    h[HEADER.contentType] = TYPES.html;
+    h[HEADER.contentLength] = String(found.body.byteLength);
+    h[HEADER.cacheControl] = CACHE.error;
     return { status: 404, headers: h, body: ctx.method === "HEAD" ? null : found.body };
   }
 
@@ -135,7 +136,7 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
 
   async function page(req: ShimRequest, ctx: ResponseContext, file: string, cache: string): Promise<ShimResponse> {
     const found = await load(file);
-    return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), found.body, found.etag, TYPES.html, cache);
+    return bodyResponse(req, withHeaders(ctx, { [HEADER.contentSecurityPolicy]: csp.page }), found.body, found.etag, TYPES.html, cache);
   }
 
   /** The API bodies of the episodes a list shows, in its order. */
@@ -158,7 +159,7 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
 
   async function home(req: ShimRequest, ctx: ResponseContext): Promise<ShimResponse> {
     const page = await homePage();
-    return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), page.body, page.etag, TYPES.html, CACHE.list);
+    return bodyResponse(req, withHeaders(ctx, { [HEADER.contentSecurityPolicy]: csp.page }), page.body, page.etag, TYPES.html, CACHE.list);
   }
 
   /** Archive page `?page=N` (1 when absent): the styled 404 past the last page or for anything but a plain positive number. */
@@ -182,12 +183,12 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
       );
       archiveCache.set(key, cached);
     }
-    return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), cached.body, cached.etag, TYPES.html, CACHE.list);
+    return bodyResponse(req, withHeaders(ctx, { [HEADER.contentSecurityPolicy]: csp.page }), cached.body, cached.etag, TYPES.html, CACHE.list);
   }
 
   async function player(req: ShimRequest, base: ResponseContext, url: URL, entry: IndexEntry | null, cache: string): Promise<ShimResponse> {
     if (entry === null) return html404(req, base, SITE_FILES.embedNotFound, csp.player);
-    const ctx = withHeaders(base, { "Content-Security-Policy": csp.player });
+    const ctx = withHeaders(base, { [HEADER.contentSecurityPolicy]: csp.player });
     const found = await load(SITE_FILES.embed(entry.ref));
     // theme=dark (an exact match) and accent=RRGGBB are applied here, so the dark player needs no
     // script and never flashes light, and the script carries no contrast math: the accent's palette
@@ -242,7 +243,7 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     let body = spliceFirst(found.body, attribute("<iframe src", links.embed), attribute("<iframe src", urlAt(links.embed, moment)));
     body = spliceFirst(body, attribute('type="application/json+oembed" href', links.oembed), attribute('type="application/json+oembed" href', oembedUrl(origins, urlAt(links.page, moment))));
     const tag = `${found.etag.slice(0, -1)}-t${momentParam(moment)}"`;
-    return bodyResponse(req, withHeaders(ctx, { "Content-Security-Policy": csp.page }), body, tag, TYPES.html, CACHE.resource);
+    return bodyResponse(req, withHeaders(ctx, { [HEADER.contentSecurityPolicy]: csp.page }), body, tag, TYPES.html, CACHE.resource);
   }
 
   const routes: SiteRoutes["routes"] = {

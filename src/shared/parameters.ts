@@ -3,6 +3,7 @@
 // the OpenAPI generator documents them (src/generate/openapi/parameters.ts), so the two cannot
 // disagree. Each parameter names the error code a bad value is refused with (docs/api.md#errors).
 import { z } from "zod";
+import { canonicalHeader, HEADER } from "./headers.ts";
 import { CURSOR_MAX_LENGTH, decodeCursor } from "./cursor.ts";
 import type { ErrorCode } from "./errors.ts";
 import { PAGE_LIMIT_MAX } from "./limits.ts";
@@ -79,9 +80,9 @@ export const PARAMETERS = {
   ref: param({ in: "path", name: "ref", schema: z.union([episodeNumber, episodeUuid]), error: "invalid_episode_ref" }),
   /** `1` asks for an attachment; any other value is inline. */
   download: param({ in: "query", name: "download", schema: z.string(), error: null }),
-  ifNoneMatch: param({ in: "header", name: "If-None-Match", schema: z.string(), error: null }),
-  range: param({ in: "header", name: "Range", schema: z.string(), error: null }),
-  ifRange: param({ in: "header", name: "If-Range", schema: z.string(), error: null }),
+  ifNoneMatch: param({ in: "header", name: canonicalHeader(HEADER.ifNoneMatch), schema: z.string(), error: null }),
+  range: param({ in: "header", name: canonicalHeader(HEADER.range), schema: z.string(), error: null }),
+  ifRange: param({ in: "header", name: canonicalHeader(HEADER.ifRange), schema: z.string(), error: null }),
 };
 
 export type ParameterName = keyof typeof PARAMETERS;
