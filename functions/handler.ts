@@ -42,7 +42,7 @@ import type { Asset, AssetStore, AudioStorage, Compress, EtagFunction, ListBodie
 import { isPending, thenOrNow } from "./pending.ts";
 import { composedAsset, type ComposedAsset } from "./representations.ts";
 import { RateLimiter, type RateDecision } from "./rate-limit.ts";
-import { Router, type RouteArgs, type RouteHandler } from "./router.ts";
+import { PlainTarget, plainPath, Router, searchOf, type RouteArgs, type RouteHandler } from "./router.ts";
 import { createSiteRoutes } from "./site-routes.ts";
 import { createSurfaceRoutes } from "./surface-routes.ts";
 import { createTimedRoutes } from "./timed-routes.ts";
@@ -132,29 +132,46 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
   const seen = new ByteLru<true>(LIST_SEEN_BYTES, (_, key) => key.length + 16);
 
   function handle(req: ShimRequest, info: RequestInfo): ShimResponse | Promise<ShimResponse> {
-    const url = new URL(req.url);
-    const match = router.match(url.pathname);
+    // Most targets are plain paths, read without the URL parser (./router.ts).
+    const plain = plainPath(req.url);
+    const url = plain === null ? new URL(req.url) : null;
+    const pathname = plain ?? url!.pathname;
+    const match = router.match(pathname);
     const apiLink = match?.route.api ? link : null;
     const ctx = responseContext(req.method, apiLink, deps.runtimeEncodes);
     // MCP answers its own methods (POST; its preflight) and counts each tool call, not each request.
-    if (match?.id === "mcp") return Promise.resolve(routes.mcp(req, ctx, { url, params: match.params, clientIp: info.clientIp })).catch(() => errorResponse(ctx, "upstream_unavailable"));
+    if (match?.id === "mcp") return Promise.resolve(routes.mcp(req, ctx, { url: url ?? new URL(req.url), params: match.params, clientIp: info.clientIp })).catch(() => errorResponse(ctx, "upstream_unavailable"));
     if (req.method === "OPTIONS") return preflightResponse(ctx);
     if (!ALLOWED.has(req.method)) return errorResponse(ctx, "method_not_allowed");
-    if (match === null) return answered(ctx, () => staticFile(req, ctx, url.pathname));
+    if (match === null) return answered(ctx, () => staticFile(req, ctx, pathname));
     const { id, route } = match;
-    const at = { url, params: match.params };
-    if (route.bucket === null) return answered(ctx, () => routes[id](req, ctx, at));
-    /** The route's answer with the rate limit's headers, or 429 past the limit. */
-    const counted = (decision: RateDecision) => {
-      const limited = responseContext(req.method, apiLink, deps.runtimeEncodes, decision.headers);
-      if (!decision.allowed) return errorResponse(limited, "rate_limited", undefined, { "Retry-After": String(decision.retryAfter) });
-      return answered(limited, () => routes[id](req, limited, at));
-    };
-    // The in-memory store decides at once: no promise then.
-    return answered(ctx, () => {
-      const checked = limiter.check(route.bucket!, info.clientIp, now());
-      return thenOrNow(checked, counted);
-    });
+    const at: RouteArgs = url === null ? new PlainTarget(req.url, match.params) : { url, params: match.params };
+    if (route.bucket === null) return routeAnswer(req, ctx, id, at);
+    // The in-memory store decides at once: then no promise and no closure.
+    let checked: RateDecision | PromiseLike<RateDecision>;
+    try {
+      checked = limiter.check(route.bucket, info.clientIp, now());
+    } catch {
+      return errorResponse(ctx, "upstream_unavailable");
+    }
+    if (isPending(checked)) return answered(ctx, () => thenOrNow(checked, (decision) => counted(req, apiLink, id, at, decision)));
+    return counted(req, apiLink, id, at, checked);
+  }
+
+  /** The route's answer with the rate limit's headers, or 429 past the limit. */
+  function counted(req: ShimRequest, apiLink: string | null, id: RouteId, at: RouteArgs, decision: RateDecision): ShimResponse | Promise<ShimResponse> {
+    const limited = responseContext(req.method, apiLink, deps.runtimeEncodes, decision.headers);
+    if (!decision.allowed) return errorResponse(limited, "rate_limited", undefined, { "Retry-After": String(decision.retryAfter) });
+    return routeAnswer(req, limited, id, at);
+  }
+
+  /** `answered` for a route of the table, without a closure per request. */
+  function routeAnswer(req: ShimRequest, ctx: ResponseContext, id: RouteId, at: RouteArgs): ShimResponse | Promise<ShimResponse> {
+    try {
+      return settled(ctx, routes[id](req, ctx, at));
+    } catch {
+      return errorResponse(ctx, "upstream_unavailable");
+    }
   }
 
   /** API paths, and paths that cannot be read, get the envelope; site paths a small page. */
@@ -181,12 +198,21 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
     ...createSurfaceRoutes({ index, assets, now, etag, feedLimit: config.feedLimit, announce: config.announce, compress: deps.compress, tagsOf }).routes,
   };
 
+  /** The default page's key for the last published count: the same string, not a new one per request. */
+  let defaultKey = { count: -1, key: "" };
+  function defaultPageKey(count: number): string {
+    if (defaultKey.count !== count) defaultKey = { count, key: String(count) };
+    return defaultKey.key;
+  }
+
   function list(req: ShimRequest, ctx: ResponseContext, at: RouteArgs): ShimResponse | Promise<ShimResponse> {
     const clock = now();
     // A page is fixed by its query and the set of published episodes: the same query string
     // against the same set is answered from the cache without parsing it again or finding the
-    // page in the index (a crawler's repeated first page; ~10 µs of a ~20 µs list request).
-    const key = `${index.publishedCount(clock)}${at.url.search}`;
+    // page in the index (a crawler's repeated first page).
+    const search = searchOf(at);
+    const count = index.publishedCount(clock);
+    const key = search === "" ? defaultPageKey(count) : `${count}${search}`;
     const composed = pages.get(key);
     if (composed === undefined) return composePage(req, ctx, at, clock, key);
     return bodyResponse(req, ctx, composed.body, composed.etag, TYPES.json, CACHE.list);
@@ -292,7 +318,7 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
   /** A build output the index promised: its absence means the deployment is incomplete. At once when the store holds it. */
   function buildFile(req: ShimRequest, ctx: ResponseContext, path: string, type: string, cache: string): ShimResponse | Promise<ShimResponse> {
     const found = assets.get(path);
-    return thenOrNow(found, (f) => builtFileResponse(req, ctx, f, type, cache));
+    return isPending(found) ? Promise.resolve(found).then((f) => builtFileResponse(req, ctx, f, type, cache)) : builtFileResponse(req, ctx, found, type, cache);
   }
 
   function builtFileResponse(req: ShimRequest, ctx: ResponseContext, found: Asset | null, type: string, cache: string): ShimResponse | Promise<ShimResponse> {
@@ -337,11 +363,15 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
  */
 function answered(ctx: ResponseContext, answer: () => ShimResponse | Promise<ShimResponse>): ShimResponse | Promise<ShimResponse> {
   try {
-    const a = answer();
-    return isPending(a) ? Promise.resolve(a).catch(() => errorResponse(ctx, "upstream_unavailable")) : a;
+    return settled(ctx, answer());
   } catch {
     return errorResponse(ctx, "upstream_unavailable");
   }
+}
+
+/** An answer as it is, or its promise with a rejection answered 502. */
+function settled(ctx: ResponseContext, answer: ShimResponse | Promise<ShimResponse>): ShimResponse | Promise<ShimResponse> {
+  return isPending(answer) ? Promise.resolve(answer).catch(() => errorResponse(ctx, "upstream_unavailable")) : answer;
 }
 
 /** A list page's bytes and the ETags of its bodies, in order (what its ETag hashes). */
