@@ -73,7 +73,7 @@ export function llmsTxt(show: Podcast, o: Origins, terms: string, feedLimit: num
     "",
     "## MCP",
     "",
-    `- [MCP endpoint](${u.mcp}): Model Context Protocol over streamable HTTP (stateless): list, search and read episodes, scripts and transcripts`,
+    `- [MCP endpoint](${u.mcp}): Model Context Protocol over streamable HTTP (stateless). Tools: list_episodes, search_episodes (a result found in a timed transcript gives the moment: start, speaker, text and the page URL at that second), get_episode, get_script, get_transcript (optionally a start/end window in seconds). Resource templates at the API URLs of each episode, its script, its transcripts (plain, WebVTT, SubRip, JSON) and its chapters`,
     "",
     "## Feeds and pages",
     "",

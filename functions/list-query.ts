@@ -17,6 +17,11 @@ export type ListQueryResult = { ok: true; query: ListQuery } | { ok: false; code
 
 type QueryName = "limit" | "cursor" | "domain" | "since";
 
+/** Query values by name, each as sent: URLSearchParams is one, and so are the MCP tool's arguments (functions/mcp.ts). */
+export interface QueryValues {
+  getAll(name: string): string[];
+}
+
 /** A parameter refused: invalid, or given more than once. */
 class Refused {
   readonly name: QueryName;
@@ -27,7 +32,7 @@ class Refused {
 }
 
 /** The parsed value of a query parameter, undefined when absent; Refused when invalid or repeated. */
-function value<K extends QueryName>(params: URLSearchParams, name: K): ReturnType<(typeof PARAMETERS)[K]["schema"]["parse"]> | undefined | Refused {
+function value<K extends QueryName>(params: QueryValues, name: K): ReturnType<(typeof PARAMETERS)[K]["schema"]["parse"]> | undefined | Refused {
   const all = params.getAll(name);
   if (all.length === 0) return undefined;
   if (all.length > 1) return new Refused(name); // a repeated parameter has no single meaning
@@ -39,7 +44,7 @@ function refuse(name: QueryName): ListQueryResult {
   return { ok: false, code: PARAMETERS[name].error, parameter: name };
 }
 
-export function parseListQuery(params: URLSearchParams): ListQueryResult {
+export function parseListQuery(params: QueryValues): ListQueryResult {
   const limit = value(params, "limit");
   if (limit instanceof Refused) return refuse("limit");
   const domain = value(params, "domain");

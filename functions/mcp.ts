@@ -3,24 +3,31 @@
 // Fetch Response out), so it runs unchanged on Node and in workerd. Each POST gets its own server
 // and transport: no session, nothing kept between requests.
 //
-// The tools answer through the API's own route handlers (a GET of the API path, built here), so
-// list_episodes, get_episode, get_script and get_transcript have the API's semantics, publication
-// clock and errors by construction; an API error becomes a tool error carrying the envelope.
-// search_episodes asks the search index (./search.ts). Every tool call counts in the client's
-// metadata rate-limit bucket; the protocol's own messages (initialize, tools/list) do not.
+// The tools and resources call the API's reads directly (./api-reads.ts: the functions the API's
+// routes answer with), so they have the API's semantics, publication clock and errors by
+// construction, with no request forged and no path built; a refusal becomes a tool error carrying
+// the API's envelope (a JSON-RPC error for a resource: ./mcp-resources.ts). search_episodes asks
+// the search index (./search.ts). Every tool call and resource read counts once in the client's
+// metadata rate-limit bucket; the protocol's own messages (initialize, the lists) do not.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { z } from "zod";
-import { apiError, type ErrorCode } from "../src/shared/errors.ts";
+import type { Bucket } from "../src/shared/limits.ts";
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../src/shared/limits.ts";
-import type { RouteId } from "../src/shared/routes.ts";
+import { episodePage, episodeResource, scriptResource, type JsonTranscript } from "../src/shared/schema/api.ts";
+import type { IndexEntry } from "../src/shared/schema/build-index.ts";
+import { searchResults, transcriptResult, type TimedTurn, type TranscriptResult } from "../src/shared/schema/mcp.ts";
+import { transcriptOf } from "../src/shared/transcript.ts";
+import { envelopeOf, refusal, Refusal, type ApiReads, type Envelope, type EpisodePart } from "./api-reads.ts";
 import type { EpisodeIndex } from "./episode-index.ts";
-import { baseHeaders, CACHE, errorResponse, preflightResponse, responseContext, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
+import { baseHeaders, CACHE, errorResponse, preflightResponse, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
+import type { QueryValues } from "./list-query.ts";
+import { registerResources } from "./mcp-resources.ts";
 import type { AssetStore } from "./ports.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import type { RouteArgs, RouteHandler, Router } from "./router.ts";
-import { EpisodeSearch, SearchUnavailable } from "./search.ts";
+import type { RouteArgs, RouteHandler } from "./router.ts";
+import { EpisodeSearch } from "./search.ts";
 
 /** A JSON-RPC message or batch past this is refused 413 before it is parsed. */
 export const MCP_MAX_BODY_BYTES = 1024 * 1024;
@@ -30,17 +37,19 @@ export const MCP_MAX_BODY_BYTES = 1024 * 1024;
  * MCP (docs/performance.md#request-path-at-scale). Bundlers inline the dynamic import (Workers).
  */
 async function importSdk() {
-  const [{ McpServer }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
+  const [{ McpServer, ResourceTemplate }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
     import("@modelcontextprotocol/sdk/server/mcp.js"),
     import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
   ]);
-  return { McpServer, WebStandardStreamableHTTPServerTransport };
+  return { McpServer, ResourceTemplate, WebStandardStreamableHTTPServerTransport };
 }
 type Sdk = Awaited<ReturnType<typeof importSdk>>;
 let sdkLoading: Promise<Sdk> | null = null;
 const loadSdk = (): Promise<Sdk> => (sdkLoading ??= importSdk().catch((e: unknown) => ((sdkLoading = null), Promise.reject(e))));
 export const SEARCH_LIMIT_DEFAULT = 10;
 export const SEARCH_LIMIT_MAX = 50;
+/** Where tool calls and resource reads count: the bucket of the API routes they read. */
+const BUCKET: Bucket = "metadata";
 
 /** The preflight: what browsers' MCP clients send (docs/api.md#mcp). */
 const MCP_METHODS = "POST, OPTIONS";
@@ -50,7 +59,8 @@ const FORWARDED = ["content-type", "accept", "mcp-session-id", "mcp-protocol-ver
 
 /**
  * The SDK validates JSON Schemas only for elicitation, which this server never asks for; its
- * default validator (Ajv) would be built per request, and compiles code Workers forbid.
+ * default validator (Ajv) would be built per request, and compiles code Workers forbid. Tool
+ * results are checked against their output schemas with zod, which needs no validator.
  */
 const NO_SCHEMA_VALIDATION: jsonSchemaValidator = {
   getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "JSON Schema validation is not available on this server" }),
@@ -69,67 +79,95 @@ const SEARCH_INPUT = {
   query: z.string().min(1).max(1000).describe("Words to find in titles, topics, summaries, descriptions and transcripts; several words also match as a phrase"),
   limit: z.int().min(1).max(SEARCH_LIMIT_MAX).optional().describe(`Results, 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT})`),
 };
+/** A window is checked here, not by the API: no route takes one. */
+const TRANSCRIPT_INPUT = z
+  .object({
+    ref,
+    start: z.number().min(0).optional().describe("Window start, seconds from the start of the audio: only the turns that end after it"),
+    end: z.number().min(0).optional().describe("Window end, seconds: only the turns that start before it (with start = end, the turn spoken at that instant)"),
+  })
+  .refine((a) => a.start === undefined || a.end === undefined || a.start <= a.end, { path: ["end"], message: "end must not be before start" });
 
 export interface McpDeps {
-  router: Router;
-  /** The shim's route handlers (read at call time: the record is built after this endpoint). */
-  routes: () => Record<RouteId, RouteHandler>;
-  /** The license Link of API answers. */
-  link: string;
+  /** The API's reads (./api-reads.ts), under the same publication clock as its routes. */
+  reads: ApiReads;
   limiter: RateLimiter;
   now: () => number;
   assets: AssetStore;
   index: EpisodeIndex;
-  name: string;
+  /** Whether an episode's segments are timed: search results from its transcript then carry the moment. */
+  isTimed: (entry: IndexEntry) => boolean;
 }
 
 const decoder = new TextDecoder();
 
+const toolError = (envelope: Envelope): CallToolResult => ({ isError: true, content: [{ type: "text", text: JSON.stringify(envelope) }] });
+/** A result as structured content, with its JSON as text for clients that read only text. */
+const dataResult = (data: Record<string, unknown>, text = JSON.stringify(data)): CallToolResult => ({ content: [{ type: "text", text }], structuredContent: data });
+/** An API body (JSON): its bytes as the text, byte for byte the API's, and parsed as structured content. */
+const bodyResult = (bytes: Uint8Array): CallToolResult => {
+  const text = decoder.decode(bytes);
+  return dataResult(JSON.parse(text) as Record<string, unknown>, text);
+};
+
+/** The tool's arguments as the list's query values: each value as the API would read it from a query string. */
+function queryOf(args: Record<string, unknown>): QueryValues {
+  return { getAll: (name) => (args[name] === undefined ? [] : [String(args[name])]) };
+}
+
+/** A turn overlaps [start, end] when it starts before the end and ends after the start; a window of one instant holds the turn spoken then. */
+function overlaps(turn: TimedTurn, start: number, end: number): boolean {
+  return turn.end > start && (turn.start < end || (start === end && turn.start === start));
+}
+
 /** The MCP endpoint as a route: POST is the protocol, OPTIONS its preflight, anything else 405. */
 export function createMcpRoute(deps: McpDeps): RouteHandler {
-  const search = new EpisodeSearch(deps.assets, deps.index);
+  const { reads } = deps;
+  const search = new EpisodeSearch(deps.assets, deps.index, deps.isTimed);
+  const origins = { baseUrl: deps.index.data.baseUrl, siteUrl: deps.index.data.siteUrl };
 
-  /** A GET of an API path through its route handler, as if it came over HTTP (without counting it). */
-  async function apiGet(origin: string, path: string, signal: AbortSignal): Promise<ShimResponse> {
-    const url = new URL(path, origin);
-    const match = deps.router.match(url.pathname);
-    const ctx = responseContext("GET", deps.link);
-    if (match === null) return errorResponse(ctx, "not_found");
-    const req: ShimRequest = { method: "GET", url: url.href, headers: { get: () => null }, signal };
-    return deps.routes()[match.id](req, ctx, { url, params: match.params });
-  }
+  function server(sdk: Sdk, clientIp: string): McpServer {
+    const mcp = new sdk.McpServer({ name: deps.index.data.show.title, version: "1.0.0" }, { capabilities: { tools: {}, resources: {} }, jsonSchemaValidator: NO_SCHEMA_VALIDATION });
 
-  /** An API answer as a tool result: the body (JSON also as structured content), or a tool error with the envelope. */
-  function toolResult(r: ShimResponse): CallToolResult {
-    const text = r.body instanceof Uint8Array ? decoder.decode(r.body) : "";
-    if (r.status >= 400) return { isError: true, content: [{ type: "text", text }] };
-    const json = r.headers["content-type"]?.startsWith("application/json") ? (JSON.parse(text) as Record<string, unknown>) : undefined;
-    return { content: [{ type: "text", text }], ...(json === undefined ? {} : { structuredContent: json }) };
-  }
+    /** Counts one call in the bucket; past the limit, the envelope saying when to retry. */
+    async function admit(): Promise<Envelope | null> {
+      const decision = await deps.limiter.check(BUCKET, clientIp, deps.now());
+      if (decision.allowed) return null;
+      return envelopeOf(refusal("rate_limited"), { message: `Too many requests; retry after ${decision.retryAfter} seconds.`, retryAfter: decision.retryAfter });
+    }
 
-  const toolError = (code: ErrorCode, more: Record<string, unknown> = {}): CallToolResult => {
-    const envelope = apiError(code);
-    return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: { ...envelope.error, ...more } }) }] };
-  };
-
-  function server(sdk: Sdk, origin: string, clientIp: string, signal: AbortSignal): McpServer {
-    const mcp = new sdk.McpServer({ name: deps.name, version: "1.0.0" }, { capabilities: { tools: {} }, jsonSchemaValidator: NO_SCHEMA_VALIDATION });
-
-    /** Counts the call in the metadata bucket, then runs it; past the limit, a tool error saying when to retry. */
-    async function counted(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-      const decision = await deps.limiter.check("metadata", clientIp, deps.now());
-      if (!decision.allowed) {
-        return toolError("rate_limited", { message: `Too many requests; retry after ${decision.retryAfter} seconds.`, retryAfter: decision.retryAfter });
-      }
+    /** Counts the call, then runs it at the clock's time; a refusal or a failure (502, never its message) is a tool error. */
+    async function counted(run: (clock: number) => Promise<CallToolResult | Refusal>): Promise<CallToolResult> {
+      const limited = await admit();
+      if (limited !== null) return toolError(limited);
       try {
-        return await run();
-      } catch (e) {
-        if (e instanceof SearchUnavailable) return toolError("upstream_unavailable");
-        throw e;
+        const result = await run(deps.now());
+        return result instanceof Refusal ? toolError(envelopeOf(result)) : result;
+      } catch {
+        return toolError(envelopeOf(refusal("upstream_unavailable")));
       }
     }
-    const get = (path: string) => counted(async () => toolResult(await apiGet(origin, path, signal)));
-    const episodePath = (r: string | number, part = "") => `/v1/episodes/${encodeURIComponent(String(r))}${part}`;
+
+    const body = (r: string | number, part: EpisodePart) => counted(async (clock) => {
+      const read = await reads.body(String(r), part, clock);
+      return read instanceof Refusal ? read : bodyResult(read.body);
+    });
+
+    /** The plain transcript, or the turns of a window from the timed JSON transcript (transcript_unavailable when untimed). */
+    async function transcript(r: string, start: number | undefined, end: number | undefined, clock: number): Promise<TranscriptResult | Refusal> {
+      if (start === undefined && end === undefined) {
+        const read = await reads.body(r, "transcript", clock);
+        return read instanceof Refusal ? read : { transcript: decoder.decode(read.body) };
+      }
+      const read = await reads.timed(r, "json", clock);
+      if (read instanceof Refusal) return read;
+      const timed = JSON.parse(decoder.decode(read.body)) as JsonTranscript;
+      const turns = timed.segments
+        .map((s): TimedTurn => ({ speaker: s.speaker, text: s.body, start: s.startTime, end: s.endTime }))
+        .filter((t) => overlaps(t, start ?? 0, end ?? Infinity));
+      return { transcript: transcriptOf({ segments: turns }) ?? "", turns };
+    }
+
     const readOnly = { readOnlyHint: true, openWorldHint: false };
 
     mcp.registerTool(
@@ -138,42 +176,57 @@ export function createMcpRoute(deps: McpDeps): RouteHandler {
         description:
           "Published episodes, newest first, a page at a time: the API's GET /v1/episodes. Call again with cursor = pagination.nextCursor until it is null.",
         inputSchema: LIST_INPUT,
+        outputSchema: episodePage,
         annotations: readOnly,
       },
-      (args) => {
-        const q = new URLSearchParams();
-        for (const [k, v] of Object.entries(args)) if (v !== undefined) q.set(k, String(v));
-        return get(`/v1/episodes${q.size > 0 ? `?${q}` : ""}`);
-      },
+      (args) =>
+        counted(async (clock) => {
+          const page = await reads.page(queryOf(args), clock);
+          return page instanceof Refusal ? page : bodyResult(page.bytes);
+        }),
     );
     mcp.registerTool(
       "search_episodes",
       {
-        description: "Published episodes matching a query, best first, each with its ref, id, title, publishedAt, a snippet and its links.",
+        description:
+          "Published episodes matching a query, best first, each with its ref, id, title, publishedAt, a snippet and its links; a result found in a timed transcript also has the moment: start (seconds), speaker, text and url (the episode page at that moment).",
         inputSchema: SEARCH_INPUT,
+        outputSchema: searchResults,
         annotations: readOnly,
       },
-      ({ query, limit }) =>
-        counted(async () => {
-          const results = await search.search(query, limit ?? SEARCH_LIMIT_DEFAULT, deps.now());
-          return { content: [{ type: "text", text: JSON.stringify({ results }) }], structuredContent: { results } };
-        }),
+      ({ query, limit }) => counted(async (clock) => dataResult({ results: await search.search(query, limit ?? SEARCH_LIMIT_DEFAULT, clock) })),
     );
     mcp.registerTool(
       "get_episode",
-      { description: "One published episode by number or UUID: the API's GET /v1/episodes/{ref}.", inputSchema: { ref }, annotations: readOnly },
-      (args) => get(episodePath(args.ref)),
+      { description: "One published episode by number or UUID: the API's GET /v1/episodes/{ref}.", inputSchema: { ref }, outputSchema: episodeResource, annotations: readOnly },
+      (args) => body(args.ref, "json"),
     );
     mcp.registerTool(
       "get_script",
-      { description: "An episode's structured script (speaker turns, chapters): GET /v1/episodes/{ref}/script.", inputSchema: { ref }, annotations: readOnly },
-      (args) => get(episodePath(args.ref, "/script")),
+      {
+        description: "An episode's structured script (speaker turns with their times when timed, chapters): GET /v1/episodes/{ref}/script.",
+        inputSchema: { ref },
+        outputSchema: scriptResource,
+        annotations: readOnly,
+      },
+      (args) => body(args.ref, "script"),
     );
     mcp.registerTool(
       "get_transcript",
-      { description: "An episode's plain-text transcript, one line per spoken turn: GET /v1/episodes/{ref}/transcript.", inputSchema: { ref }, annotations: readOnly },
-      (args) => get(episodePath(args.ref, "/transcript")),
+      {
+        description:
+          "An episode's transcript, one `Speaker: text` line per turn (GET /v1/episodes/{ref}/transcript). With start and/or end (seconds), only the turns that overlap that window, with their times; a window needs a timed transcript (else transcript_unavailable).",
+        inputSchema: TRANSCRIPT_INPUT,
+        outputSchema: transcriptResult,
+        annotations: readOnly,
+      },
+      ({ ref: r, start, end }) =>
+        counted(async (clock) => {
+          const result = await transcript(String(r), start, end, clock);
+          return result instanceof Refusal ? result : dataResult(result);
+        }),
     );
+    registerResources(mcp, { ResourceTemplate: sdk.ResourceTemplate, reads, origins, admit, now: deps.now });
     return mcp;
   }
 
@@ -190,7 +243,7 @@ export function createMcpRoute(deps: McpDeps): RouteHandler {
     }
     const sdk = await loadSdk();
     const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const mcp = server(sdk, at.url.origin, at.clientIp ?? "unknown", req.signal);
+    const mcp = server(sdk, at.clientIp ?? "unknown");
     try {
       await mcp.connect(transport);
       const answer = await transport.handleRequest(new Request(at.url.href, { method: "POST", headers, body }));

@@ -10,10 +10,15 @@
 // as a phrase go first, so a phrase that occurs in one transcript finds that episode first (unless
 // it is made of words so common that more episodes hold them all and outrank it). Only episodes
 // published at `now` are ever returned. Snippets are cut from the same texts: an episode's body and
-// transcript are read for those candidates and the results only.
-import { episodeFile, SEARCH_FILES, type SearchMeta } from "../src/shared/layout.ts";
+// transcript are read for those candidates and the results only. A result whose transcript is timed
+// and holds the hit also gets the moment: the turn where it is said, read from its script, for the
+// results only.
+import { episodeFile, SEARCH_FILES } from "../src/shared/layout.ts";
+import { decodeDocLengths, forEachPosting, parseShard, SEARCH_FORMAT_VERSION, type SearchMeta, type Shard } from "../src/shared/search-format.ts";
+import { momentUrl } from "../src/shared/links.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
-import type { EpisodeResource } from "../src/shared/schema/api.ts";
+import type { EpisodeResource, ScriptResource } from "../src/shared/schema/api.ts";
+import type { SearchResult } from "../src/shared/schema/mcp.ts";
 import {
   FIELD_WEIGHTS,
   foldText,
@@ -30,16 +35,9 @@ import {
 import type { EpisodeIndex } from "./episode-index.ts";
 import { ByteLru } from "./lru.ts";
 import type { AssetStore } from "./ports.ts";
-import { readVarint } from "../src/shared/varint.ts";
+import { transcriptLine, type Turn } from "../src/shared/transcript.ts";
 
-export interface SearchResult {
-  ref: string;
-  id: string;
-  title: string;
-  publishedAt: string | null;
-  snippet: string;
-  links: EpisodeResource["links"];
-}
+export type { SearchResult };
 
 /** BM25 parameters (the usual ones). */
 const K1 = 1.2;
@@ -68,33 +66,7 @@ const ONCE = { keep: false } as const;
 /** The index is missing or disagrees with the episode index: the deployment is incomplete. */
 export class SearchUnavailable extends Error {}
 
-interface Shard {
-  bytes: Uint8Array;
-  /** term → [offset of its postings in bytes, their length, df]. */
-  terms: Map<string, [number, number, number]>;
-}
-
 const decoder = new TextDecoder();
-
-export function parseShard(bytes: Uint8Array): Shard {
-  const at = { pos: 0 };
-  const count = readVarint(bytes, at);
-  const entries: [string, number, number][] = [];
-  for (let i = 0; i < count; i++) {
-    const len = readVarint(bytes, at);
-    const term = decoder.decode(bytes.subarray(at.pos, at.pos + len));
-    at.pos += len;
-    const df = readVarint(bytes, at);
-    entries.push([term, df, readVarint(bytes, at)]);
-  }
-  const terms = new Map<string, [number, number, number]>();
-  let offset = at.pos;
-  for (const [term, df, length] of entries) {
-    terms.set(term, [offset, length, df]);
-    offset += length;
-  }
-  return { bytes, terms };
-}
 
 const WORD_HEAD = /^[\p{L}\p{N}\p{M}]+/u;
 const WORD_TAIL = /[\p{L}\p{N}\p{M}]+$/u;
@@ -149,9 +121,13 @@ export class EpisodeSearch {
   readonly #shards = new ByteLru<Shard>(SHARD_CACHE_BYTES, (s) => s.bytes.byteLength + s.terms.size * 64);
   #loaded: Promise<{ meta: SearchMeta; lengths: Uint32Array; scores: Float64Array; matched: Uint8Array; touched: Uint32Array }> | null = null;
 
-  constructor(assets: AssetStore, index: EpisodeIndex) {
+  /** Whether an episode's segments are timed (the build's tags: functions/handler.ts); without it, no result gets a moment. */
+  readonly #isTimed: (entry: IndexEntry) => boolean;
+
+  constructor(assets: AssetStore, index: EpisodeIndex, isTimed: (entry: IndexEntry) => boolean = () => false) {
     this.#assets = assets;
     this.#index = index;
+    this.#isTimed = isTimed;
   }
 
   /** The meta file and document lengths, read once; a failed read is retried by the next query. */
@@ -161,11 +137,8 @@ export class EpisodeSearch {
       if (metaFile === null || docsFile === null) throw new SearchUnavailable("search index missing");
       const meta = JSON.parse(decoder.decode(metaFile.body)) as SearchMeta;
       // docNo is a position in the episode index: both must come from the same build.
-      if (meta.version !== 1 || meta.docs !== this.#index.size || docsFile.body.byteLength !== meta.docs * 4) {
-        throw new SearchUnavailable("search index does not match the episode index");
-      }
-      const view = new DataView(docsFile.body.buffer, docsFile.body.byteOffset, docsFile.body.byteLength);
-      const lengths = Uint32Array.from({ length: meta.docs }, (_, i) => view.getUint32(i * 4, true));
+      const lengths = meta.version === SEARCH_FORMAT_VERSION && meta.docs === this.#index.size ? decodeDocLengths(docsFile.body, meta.docs) : null;
+      if (lengths === null) throw new SearchUnavailable("search index does not match the episode index");
       // touched: the documents a query matched, at most every one. Preallocated like the scores: a
       // growing array of up to 100,000 numbers made ~2 MB of garbage per query of common words.
       return { meta, lengths, scores: new Float64Array(meta.docs), matched: new Uint8Array(meta.docs), touched: new Uint32Array(meta.docs) };
@@ -203,15 +176,11 @@ export class EpisodeSearch {
       if (entry === undefined) return;
       const [offset, length, df] = entry;
       const idf = Math.log(1 + (meta.docs - df + 0.5) / (df + 0.5));
-      const at = { pos: offset };
-      let doc = 0;
-      while (at.pos < offset + length) {
-        doc += readVarint(shard.bytes, at);
-        const tf = readVarint(shard.bytes, at);
+      forEachPosting(shard.bytes, offset, length, (doc, tf) => {
         if (matched[doc] === 0) touched[count++] = doc;
         matched[doc]!++;
         scores[doc]! += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[doc]!) / meta.avgLength));
-      }
+      });
     });
     const phrase = tokens.length > 1 ? tokens : null;
     // Only the best few are ever looked at: selected with a bounded heap, not by sorting every match.
@@ -224,12 +193,13 @@ export class EpisodeSearch {
     for (let i = 0; i < count; i++) (scores[touched[i]!] = 0), (matched[touched[i]!] = 0);
 
     const wanted = new Set(terms);
-    const picked = phrase === null ? ranked.slice(0, limit).map((r): Picked => ({ r, field: null })) : await this.#phraseFirst(ranked, terms.length, phrase, limit);
+    const pattern = phrase === null ? null : phrasePattern(phrase);
+    const picked = pattern === null ? ranked.slice(0, limit).map((r): Picked => ({ r, field: null })) : await this.#phraseFirst(ranked, terms.length, pattern, limit);
     return Promise.all(
-      picked.map(async ({ r, field, texts }) => {
+      picked.map(async ({ r, field, texts }): Promise<SearchResult> => {
         const entry = index.entryAt(r.doc);
         const { resource, doc, folded } = texts ?? (await this.#texts(entry));
-        return {
+        const result: SearchResult = {
           ref: entry.ref,
           id: resource.id,
           title: resource.title,
@@ -237,8 +207,19 @@ export class EpisodeSearch {
           snippet: snippetOf(doc[field ?? bestField(folded, wanted)], wanted, field === null ? null : phrase),
           links: resource.links,
         };
+        // A cheap test first (a term as a substring of the folded transcript): most results need no script read.
+        if (!this.#isTimed(entry) || !terms.some((t) => folded.transcript.includes(t))) return result;
+        const turn = turnOf(await this.#segments(entry), wanted, pattern);
+        return turn === null ? result : { ...result, start: turn.start, speaker: turn.speaker, text: turn.text, url: momentUrl(resource.links.page, turn.start) };
       }),
     );
+  }
+
+  /** A timed episode's segments, from its built script body (read once, not kept). */
+  async #segments(entry: IndexEntry): Promise<TimedSegment[]> {
+    const file = await this.#assets.get(episodeFile(entry.ref, "script"), ONCE);
+    if (file === null) throw new SearchUnavailable(`script missing: ${entry.ref}`);
+    return (JSON.parse(decoder.decode(file.body)) as ScriptResource).segments as TimedSegment[];
   }
 
   /**
@@ -246,8 +227,7 @@ export class EpisodeSearch {
    * every term (they rank first), read in batches: past the first batch only while fewer than
    * `limit` phrase matches are found, up to PHRASE_CANDIDATES_MAX. Texts are kept only for results.
    */
-  async #phraseFirst(ranked: Ranked[], termCount: number, phrase: string[], limit: number) {
-    const pattern = phrasePattern(phrase);
+  async #phraseFirst(ranked: Ranked[], termCount: number, pattern: RegExp, limit: number) {
     const complete = ranked.findIndex((r) => r.matched < termCount);
     const candidates = Math.min(PHRASE_CANDIDATES_MAX, complete < 0 ? ranked.length : complete);
     const matches: Picked[] = [];
@@ -315,6 +295,26 @@ export function topOf(items: Iterable<number>, k: number, keep: (x: number) => b
     }
   }
   return heap.sort((a, b) => better(b, a));
+}
+
+type TimedSegment = Turn & { start: number; end: number };
+
+/**
+ * The turn a hit is said in, by the snippet's rule: the first turn holding the phrase, else the
+ * first holding a query term; each turn read as its transcript line, so a speaker's name finds
+ * their first turn as it finds the transcript. Null when none holds any.
+ */
+export function turnOf<T extends Turn>(segments: readonly T[], terms: ReadonlySet<string>, phrase: RegExp | null): T | null {
+  let first: T | null = null;
+  for (const s of segments) {
+    const folded = foldText(transcriptLine(s));
+    if (phrase?.test(folded)) return s;
+    if (first === null && termsOfFolded(folded).some((t) => terms.has(t))) {
+      if (phrase === null) return s;
+      first = s;
+    }
+  }
+  return first;
 }
 
 /** The first field (in snippet order) that holds the phrase, or null. */

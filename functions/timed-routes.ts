@@ -5,16 +5,18 @@
 // (src/shared/timed.ts), under the strong ETag the build computed (src/shared/timed-etags.ts).
 // A rendered form is kept in a byte-bounded cache with its compressed variants (made once, when a
 // request first negotiates their coding, on runtimes that send them: ./representations.ts), so a
-// form asked again costs what a built body costs. Portable: no Node or Workers imports.
+// form asked again costs what a built body costs. The read (`form`) is the MCP endpoint's too
+// (./api-reads.ts). Portable: no Node or Workers imports.
 import { episodeFile } from "../src/shared/layout.ts";
 import type { EpisodeResource, ScriptResource } from "../src/shared/schema/api.ts";
 import type { IndexEntry } from "../src/shared/schema/build-index.ts";
 import { formEtag, renderTimed, TIMED_FORMS, type TimedForm, type TimedPart } from "../src/shared/timed.ts";
-import { bodyResponse, CACHE, errorResponse, type ResponseContext, type ShimRequest, type ShimResponse } from "./http.ts";
+import { answerOf, refusal, Refusal, type Read } from "./api-reads.ts";
+import { CACHE } from "./http.ts";
 import { ByteLru } from "./lru.ts";
-import type { AssetStore, Compress } from "./ports.ts";
+import type { Asset, AssetStore, Compress } from "./ports.ts";
 import { composedAsset, type ComposedAsset } from "./representations.ts";
-import type { RouteArgs, RouteHandler } from "./router.ts";
+import type { RouteHandler } from "./router.ts";
 
 /**
  * Memory for rendered forms and their variants: a 20-minute episode's WebVTT is ~20 KB, its
@@ -25,8 +27,9 @@ const RENDERED_BYTES = 2 * 1024 * 1024;
 
 export interface TimedRoutesDeps {
   assets: AssetStore;
-  /** The published episode behind a reference, or its error answer (400 naming the parameter, 404). */
-  episodeAt: (ctx: ResponseContext, refText: string) => IndexEntry | ShimResponse;
+  now: () => number;
+  /** The published episode behind a reference at a moment, or its refusal (400 naming the parameter, 404). */
+  episode: (refText: string, clock: number) => IndexEntry | Refusal;
   /** The build's tag of the forms of a part of an episode (null: that part is not timed). */
   tagOf: (entry: IndexEntry, part: TimedPart) => string | null;
   /** Compresses rendered forms once (Node); absent where the runtime encodes. */
@@ -36,8 +39,10 @@ export interface TimedRoutesDeps {
 type TimedRouteId = "getEpisodeTranscriptVtt" | "getEpisodeTranscriptSrt" | "getEpisodeTranscriptJson" | "getEpisodeChapters";
 
 const decoder = new TextDecoder();
+/** What a form answers when its part is not timed (docs/api.md#errors). */
+const UNAVAILABLE: Record<TimedPart, Refusal> = { segments: refusal("transcript_unavailable"), chapters: refusal("chapters_unavailable") };
 
-export function createTimedRoutes(deps: TimedRoutesDeps): Record<TimedRouteId, RouteHandler> {
+export function createTimedRoutes(deps: TimedRoutesDeps) {
   const { assets } = deps;
   /** Rendered forms by form and tag: the tag names the bytes, so a key never goes stale. */
   const rendered = new ByteLru<ComposedAsset>(RENDERED_BYTES, (a, key) => a.bytes + key.length);
@@ -62,26 +67,28 @@ export function createTimedRoutes(deps: TimedRoutesDeps): Record<TimedRouteId, R
     return made;
   }
 
-  function route(form: TimedForm): RouteHandler {
-    const { part, type } = TIMED_FORMS[form];
-    const unavailable = part === "chapters" ? "chapters_unavailable" : "transcript_unavailable";
-    return (req: ShimRequest, ctx: ResponseContext, at: RouteArgs) => {
-      const entry = deps.episodeAt(ctx, at.params.ref!);
-      if ("status" in entry) return entry;
-      const partTag = deps.tagOf(entry, part);
-      if (partTag === null) return errorResponse(ctx, unavailable);
-      const tag = formEtag(partTag, form);
-      const key = `${form}${tag}`;
-      const found = rendered.get(key);
-      if (found !== undefined) return bodyResponse(req, ctx, found.body, tag, type, CACHE.resource);
-      return render(entry, form, tag, key).then((made) => bodyResponse(req, ctx, made.body, tag, type, CACHE.resource));
-    };
+  /** The form of the episode at `clock`: from the cache, or rendered; the 404 of its part when that part is not timed. */
+  function formOf(refText: string, form: TimedForm, clock: number): Read<Asset> {
+    const entry = deps.episode(refText, clock);
+    if (entry instanceof Refusal) return entry;
+    const { part } = TIMED_FORMS[form];
+    const partTag = deps.tagOf(entry, part);
+    if (partTag === null) return UNAVAILABLE[part];
+    const tag = formEtag(partTag, form);
+    const key = `${form}${tag}`;
+    return rendered.get(key) ?? render(entry, form, tag, key);
   }
 
-  return {
+  function route(form: TimedForm): RouteHandler {
+    const { type } = TIMED_FORMS[form];
+    return (req, ctx, at) => answerOf(req, ctx, formOf(at.params.ref!, form, deps.now()), type, CACHE.resource);
+  }
+
+  const routes: Record<TimedRouteId, RouteHandler> = {
     getEpisodeTranscriptVtt: route("vtt"),
     getEpisodeTranscriptSrt: route("srt"),
     getEpisodeTranscriptJson: route("json"),
     getEpisodeChapters: route("chapters"),
   };
+  return { routes, form: formOf };
 }

@@ -24,7 +24,7 @@
 // changes and an "incremental" build is clean).
 // See docs/performance.md for the figures and how to read them.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -320,7 +320,9 @@ interface BuildFigures extends Omit<Timed, "output"> {
   commit: string;
 }
 
-function duSize(dir: string): { files: number | null; mb: number | null } {
+function duSize(named: string): { files: number | null; mb: number | null } {
+  // The folder itself when `named` is a link (dist names its live build: docs/architecture.md#the-build).
+  const dir = realpathSync(named);
   const du = spawnSync("du", ["-sb", dir], { encoding: "utf8" });
   const count = spawnSync("sh", ["-c", `find "${dir}" -type f | wc -l`], { encoding: "utf8" });
   return {
@@ -395,8 +397,10 @@ async function buildClean(size: number, segments: number, commit: string): Promi
   // The last dist/ is moved aside and deleted after the build and its copy: deleted before, its
   // inodes were freed seconds before the build allocates as many, which this machine's ext4 makes
   // slow (docs/performance.md, "Build: compressing in threads while building": 76.7 s instead of 45 s at 10,000).
+  // dist is a link to its build, beside the folder of builds: both go.
   const old = `${dist}-old-${process.pid}`;
   if (existsSync(dist)) renameSync(dist, old);
+  if (existsSync(`${dist}.builds`)) renameSync(`${dist}.builds`, `${old}.builds`);
   rmSync(path.join(dir, ".astro-cache"), { recursive: true, force: true });
   console.log(`  clean build of ${size}: BUILD_CLEAN=1 CONTENT_DIR=${path.relative(ROOT, content)} node node_modules/astro/bin/astro.mjs build --outDir ${path.relative(ROOT, dist)}`);
   const t = await timed([NODE, astro(), "build", "--outDir", dist], buildEnv(size, { BUILD_CLEAN: "1" }), path.join(dir, "build.log"));
@@ -407,11 +411,12 @@ async function buildClean(size: number, segments: number, commit: string): Promi
     const copy = path.join(dir, "dist-copy");
     rmSync(copy, { recursive: true, force: true });
     const c0 = performance.now();
-    const cp = spawnSync("cp", ["-r", dist, copy]);
+    const cp = spawnSync("cp", ["-r", realpathSync(dist), copy]);
     copySeconds = cp.status === 0 ? round((performance.now() - c0) / 1000, 2) : null;
     rmSync(copy, { recursive: true, force: true });
   }
   rmSync(old, { recursive: true, force: true });
+  rmSync(`${old}.builds`, { recursive: true, force: true });
   const record: BuildFigures = {
     episodes: size,
     segments,

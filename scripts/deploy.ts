@@ -14,6 +14,7 @@ import { publishedSetName } from "../functions/published-set.ts";
 import { BUILD_FILES } from "../src/shared/layout.ts";
 import { assetFileLimit } from "../src/generate/config.ts";
 import { ASSETS_IGNORE, fileBudgetProblem, filesPerEpisode, uploadFiles } from "../src/generate/file-budget.ts";
+import { liveFolderOf } from "../src/shared/node-builds.ts";
 import { bundleWorker, ROOT } from "./bundle-worker.ts";
 import { argPath, command, isMain } from "./cli.ts";
 
@@ -70,29 +71,31 @@ export async function deploy(opts: DeployOptions): Promise<void> {
   const notice = announceConfig(env);
   if (opts.build) await run("npm", ["run", "build"], env);
 
+  // The build dist names now, by its own folder: a build finishing meanwhile switches dist, not this deploy's files.
+  const distDir = liveFolderOf(opts.distDir) ?? opts.distDir;
   const limit = assetFileLimit(env);
-  const files = await uploadFiles(opts.distDir);
+  const files = await uploadFiles(distDir);
   console.log(`Assets to upload: ${files.length} files (limit ${limit}; ${ASSETS_IGNORE.join(", ")} not uploaded)`);
-  const { episodes, perEpisode } = filesPerEpisode(opts.distDir, files.length);
+  const { episodes, perEpisode } = filesPerEpisode(distDir, files.length);
   console.log(`Files per episode: ${perEpisode} (${files.length} files for the ${episodes} episodes of the index)`);
   const problem = fileBudgetProblem(files.length, limit);
   if (problem !== null) throw new Error(problem);
   for (const rel of files) {
-    const { size } = await stat(path.join(opts.distDir, rel));
+    const { size } = await stat(path.join(distDir, rel));
     if (size > ASSET_FILE_MAX_BYTES) throw new Error(`${rel} is ${size} bytes: Workers static assets take at most ${ASSET_FILE_MAX_BYTES} bytes per file`);
   }
 
   const worker = await bundleWorker();
   console.log(`Worker bundle: ${path.relative(ROOT, worker.file)} (${(worker.bytes / 1024).toFixed(1)} KiB)`);
 
-  const ignoreFile = path.join(opts.distDir, ".assetsignore");
+  const ignoreFile = path.join(distDir, ".assetsignore");
   await writeFile(ignoreFile, `${ASSETS_IGNORE.join("\n")}\n`);
   // The published set this deploy answers for: announced below, so the Worker's Cron Trigger
   // leaves it alone (DEPLOYED_SET, functions/announce-watch.ts), also when --no-notify skips it.
-  const index = loadIndexText(await readFile(path.join(opts.distDir, BUILD_FILES.index), "utf8"));
+  const index = loadIndexText(await readFile(path.join(distDir, BUILD_FILES.index), "utf8"));
   const deployedSet = await publishedSetName(index, Date.now());
   try {
-    const args = ["deploy", worker.file, "--no-bundle", "--config", path.join(ROOT, "wrangler.jsonc"), "--assets", opts.distDir, "--var", `DEPLOYED_SET:${deployedSet}`];
+    const args = ["deploy", worker.file, "--no-bundle", "--config", path.join(ROOT, "wrangler.jsonc"), "--assets", distDir, "--var", `DEPLOYED_SET:${deployedSet}`];
     if (opts.dryRun) args.push("--dry-run", "--outdir", opts.outDir);
     await run(process.execPath, [wranglerBin(env), ...args], env);
   } finally {

@@ -1,25 +1,44 @@
 #!/usr/bin/env bash
-# Synthesise demo audio for the content folder.
+# Synthesise demo audio for the content folder, and time the scripts from it.
 #
-# For every episode folder that has a script.json and whose episode.json names
-# an audio file (audio.file), speak each script segment with espeak-ng (host "a"
-# and host "b" get distinct voices; stage directions such as [laughs] or *sighs*
-# are stripped), join the segments with short pauses, encode to a small mono MP3
-# with lame, and write durationSeconds, audio.bytes and audio.sha256 back into
-# episode.json.
+# For every episode folder that has a script.json and whose episode.json names an audio file
+# (audio.file), speak each spoken segment with espeak-ng (host "a" and host "b" get distinct voices;
+# stage directions such as [laughs] or *sighs* are removed by the build's own rule, and a segment
+# left empty is not spoken), trim each segment's synthesis to its speech (espeak-ng pads it with
+# silence), join the segments with PAUSE seconds of silence between two (and after the last),
+# encode a small mono MP3 with lame, and write back:
+#   - into script.json, each spoken segment's start and end: where its speech starts and ends in
+#     the MP3, in seconds to the millisecond. They are counted in samples while joining, then moved
+#     by the delay the MP3 adds before the first sound (lame's encoder delay and the decoder's: at
+#     this bitrate a frame is too small for the LAME tag that lets decoders remove it, so every
+#     player plays it), measured on a click encoded with the same options and decoded by ffmpeg;
+#     every segment's speech in the decoded MP3 is checked to start and end within 60 ms of its
+#     times (the encoder's pre-echo makes speech seem to start a little early). A segment left
+#     empty by its stage directions carries no times (the build drops it).
+#   - into script.json, each chapter's start, moved with the segment it begins at: a chapter's
+#     start is 0 (the start of the audio) or equals, to the millisecond, the start of the spoken
+#     segment the chapter begins at, and re-synthesis gives it that segment's new start. To give a
+#     chapter its start, copy the start of its first segment into it (or 0 for the first chapter);
+#     a chapter whose start is no segment's makes the script stop before synthesising, naming it.
+#   - into episode.json, durationSeconds, audio.bytes and audio.sha256.
+# PAUSE stays longer than the longest pause espeak-ng makes inside a segment (about 0.4 s at 170
+# words per minute, between sentences), so a turn's end is heard as the longest silence around it.
 #
-# Idempotent: an MP3 that is newer than its script.json is kept (set FORCE=1 to
-# re-synthesise); the metadata in episode.json is always refreshed from the file.
+# Idempotent: an MP3 that is newer than its script.json is kept (set FORCE=1 to re-synthesise);
+# the metadata in episode.json is always refreshed from the file.
 #
 # Usage: scripts/make-demo-audio.sh [content-dir]     (default: $CONTENT_DIR or ./content)
-# Requires: espeak-ng, ffmpeg/ffprobe, lame, node.
+# Requires: espeak-ng, ffmpeg/ffprobe, lame, and the checkout's node_modules (its pinned Node runs
+# scripts/demo-audio/step.ts).
 set -euo pipefail
 
 usage() {
   cat <<'EOF'
 make-demo-audio: speaks every episode's script.json with espeak-ng into the MP3 its episode.json
-names (audio.file), and writes durationSeconds, audio.bytes and audio.sha256 back. An MP3 newer than
-its script.json is kept unless FORCE=1. Needs espeak-ng, ffmpeg/ffprobe, lame and node.
+names (audio.file), writes into script.json where each segment's speech starts and ends in the MP3
+(and moves each chapter's start with the segment it begins at), and writes durationSeconds,
+audio.bytes and audio.sha256 into episode.json. An MP3 newer than its script.json is kept unless
+FORCE=1. Needs espeak-ng, ffmpeg/ffprobe, lame and the checkout's node_modules.
 
 Usage:
   scripts/make-demo-audio.sh [content-dir]
@@ -45,11 +64,15 @@ for arg in "$@"; do
 done
 [ $# -le 1 ] || { echo "make-demo-audio: unexpected argument '$2'; see --help" >&2; exit 2; }
 
-CONTENT="${1:-${CONTENT_DIR:-$(cd "$(dirname "$0")/.." && pwd)/content}}"
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+CONTENT="${1:-${CONTENT_DIR:-$ROOT/content}}"
+# The pinned Node first, as npm runs scripts: the steps are TypeScript and share the build's code.
+PATH="$ROOT/node_modules/.bin:$PATH"
+STEP="$ROOT/scripts/demo-audio/step.ts"
 VOICE_A="${VOICE_A:-en-us+f3}"
 VOICE_B="${VOICE_B:-en-gb+m3}"
 SPEED="${SPEED:-170}"              # words per minute
-PAUSE="${PAUSE:-0.35}"             # seconds of silence between segments
+PAUSE="${PAUSE:-0.6}"              # seconds of silence between segments (see the header)
 BITRATE="${BITRATE:-32}"           # kbps, CBR
 RESAMPLE="${RESAMPLE:-22.05}"      # kHz
 FORCE="${FORCE:-0}"
@@ -57,20 +80,11 @@ FORCE="${FORCE:-0}"
 for tool in espeak-ng ffmpeg ffprobe lame node; do
   command -v "$tool" >/dev/null 2>&1 || { echo "make-demo-audio: missing tool: $tool" >&2; exit 1; }
 done
+node -e 'process.exit(process.features.typescript ? 0 : 1)' || { echo "make-demo-audio: node $(node --version) cannot run TypeScript; run npm install in $ROOT" >&2; exit 1; }
 [ -d "$CONTENT/episodes" ] || { echo "make-demo-audio: no episodes folder in $CONTENT" >&2; exit 1; }
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
-
-# Prints "<speaker>\t<text>" per segment, stage directions removed, white space collapsed.
-segments() {
-  node -e '
-    const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-    for (const seg of s.segments || []) {
-      const text = String(seg.text || "").replace(/\[[^\]]*\]|\*[^*]*\*/g, " ").replace(/\s+/g, " ").trim();
-      if (text) console.log(`${seg.speaker}\t${text}`);
-    }' "$1"
-}
 
 # Prints the episode.json audio.file member, or nothing.
 audio_file() {
@@ -99,6 +113,11 @@ update_metadata() {
     if (next !== fs.readFileSync(file, "utf8")) fs.writeFileSync(file, next);' "$@"
 }
 
+# encode <wav> <mp3>: the one set of lame options, for the episode and for the probe that measures its delay.
+encode() {
+  lame --quiet --noreplaygain -m m --resample "$RESAMPLE" -b "$BITRATE" --cbr "$1" "$2"
+}
+
 count=0
 for dir in "$CONTENT"/episodes/*/; do
   dir="${dir%/}"
@@ -113,30 +132,28 @@ for dir in "$CONTENT"/episodes/*/; do
   if [ "$FORCE" = "1" ] || [ ! -s "$mp3" ] || [ "$script" -nt "$mp3" ]; then
     work="$TMP/$name"
     mkdir -p "$work"
-    list="$work/list.txt"
-    : > "$list"
+    # Read first: a script whose chapters lost their segments stops here, before any synthesis.
+    node "$STEP" segments "$script" > "$work/segments.tsv"
     i=0
-    while IFS=$'\t' read -r speaker text; do
+    while IFS=$'\t' read -r at speaker text; do
       case "$speaker" in
         a) voice="$VOICE_A" ;;
         b) voice="$VOICE_B" ;;
         *) voice="$VOICE_A" ;;
       esac
       i=$((i + 1))
-      seg="$work/seg-$(printf '%03d' "$i").wav"
       # Text goes through stdin so that a segment starting with "-" is never read as an option.
-      printf '%s\n' "$text" | espeak-ng -v "$voice" -s "$SPEED" -w "$seg"
-      [ "$i" -gt 1 ] && echo "file 'pause.wav'" >> "$list"
-      echo "file '$(basename "$seg")'" >> "$list"
-    done < <(segments "$script")
+      printf '%s\n' "$text" | espeak-ng -v "$voice" -s "$SPEED" -w "$work/seg-$(printf '%04d' "$at").wav"
+    done < "$work/segments.tsv"
     [ "$i" -gt 0 ] || { echo "make-demo-audio: $script has no speakable segments, skipped" >&2; continue; }
 
-    # Silence with the same format as espeak-ng output (mono, 16-bit; rate read from the first segment).
-    rate="$(ffprobe -v error -select_streams a:0 -show_entries stream=sample_rate -of csv=p=0 "$work/seg-001.wav")"
-    ffmpeg -v error -y -f lavfi -i "anullsrc=r=$rate:cl=mono" -t "$PAUSE" -c:a pcm_s16le "$work/pause.wav"
-    ffmpeg -v error -y -f concat -safe 0 -i "$list" -c:a pcm_s16le -ac 1 "$work/all.wav"
-    lame --quiet --noreplaygain -m m --resample "$RESAMPLE" -b "$BITRATE" --cbr "$work/all.wav" "$work/out.mp3"
+    node "$STEP" join "$work" "$PAUSE"
+    encode "$work/all.wav" "$work/out.mp3"
+    encode "$work/probe.wav" "$work/probe.mp3"
+    node "$STEP" record "$script" "$work/out.mp3" "$work"
     mv "$work/out.mp3" "$mp3"
+    # Newer than the script.json just written, so the next run keeps it.
+    touch "$mp3"
     rm -rf "$work"
     echo "make-demo-audio: wrote $mp3"
   else

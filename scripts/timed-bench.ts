@@ -9,41 +9,28 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { command } from "./cli.ts";
 import { FileAssetStore } from "../functions/node/file-assets.ts";
 import { nodeEtag } from "../src/shared/node-etag.ts";
 import type { ScriptResource } from "../src/shared/schema/api.ts";
 import { formsOf, renderTimed } from "../src/shared/timed.ts";
 import { encodeTimedEtags, TimedEtagTable, type TimedEtags } from "../src/shared/timed-etags.ts";
 
-const USAGE = "usage: node --expose-gc scripts/timed-bench.ts [--turns N] [--episodes N] [--rounds N]";
+const TIMED_BENCH = command({
+  name: "timed-bench",
+  usage: ["node --expose-gc scripts/timed-bench.ts [options]"],
+  about: `Prints what the timed forms cost per episode (the build's rendering and hashing, the shim's
+render on a cache miss, beside JSON.parse of the same script) and the tag table's memory.`,
+  options: {
+    turns: { type: "integer", min: 1, default: 150, help: "spoken turns of the synthetic script (150: about 20 minutes)" },
+    episodes: { type: "integer", min: 1, default: 100000, help: "episodes in the tag table whose memory is measured" },
+    rounds: { type: "integer", min: 1, default: 5, help: "rounds of each measurement" },
+  },
+  examples: ["node --expose-gc scripts/timed-bench.ts --turns 300 --episodes 10000"],
+});
 
-function options() {
-  try {
-    const { values } = parseArgs({
-      options: { turns: { type: "string", default: "150" }, episodes: { type: "string", default: "100000" }, rounds: { type: "string", default: "5" }, help: { type: "boolean" } },
-    });
-    if (values.help) {
-      console.log(`${USAGE}\n\nPrints the timed forms' cost per episode (build and shim) and the tag table's memory.\n--turns: spoken turns of the synthetic script (150: ~20 minutes); --episodes: the table's size.`);
-      process.exit(0);
-    }
-    const n = (v: string) => (/^[1-9][0-9]*$/.test(v) ? Number(v) : NaN);
-    const opts = { turns: n(values.turns), episodes: n(values.episodes), rounds: n(values.rounds) };
-    if (Object.values(opts).some(Number.isNaN)) throw new Error("every option takes a whole number >= 1");
-    return opts;
-  } catch (e) {
-    console.error(`${(e as Error).message}\n${USAGE}`);
-    process.exit(2);
-  }
-}
-
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) {
-  console.error(`run with --expose-gc\n${USAGE}`);
-  process.exit(2);
-}
-
-const { turns, episodes, rounds } = options();
+const { turns, episodes, rounds } = TIMED_BENCH.parse().values;
+const gc = (globalThis as { gc?: () => void }).gc ?? TIMED_BENCH.fail("run it with node --expose-gc: it measures memory after a full collection");
 const WORDS = "the signing key leaked and the rotation took a week because nobody owned it so who owns the key now".split(" ");
 const script: ScriptResource = {
   id: "00000000-0000-4000-8000-000000000000",

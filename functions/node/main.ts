@@ -1,4 +1,5 @@
-// The Node entry: loads a built dist/ and serves it through the shim (npm run serve, npm start).
+// The Node entry: loads a built dist/ and serves it through the shim (npm run serve, npm start),
+// then takes up each new build `dist` names by itself (./live-build.ts).
 import "./young-generation.ts";
 import { open, readFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
@@ -18,6 +19,7 @@ import type { AudioStorage, RateLimitStore } from "../ports.ts";
 import { MemoryRateLimitStore } from "../rate-limit.ts";
 import { FileAssetStore } from "./file-assets.ts";
 import { ListBodiesFile } from "./list-bodies.ts";
+import { LiveBuild, type LoadedBuild } from "./live-build.ts";
 import { LocalAudioStorage } from "./local-storage.ts";
 import { startAnnounceTimer } from "./announce-timer.ts";
 import { createNodeServer } from "./server.ts";
@@ -35,9 +37,9 @@ export interface ServeOptions {
   /** Audio backend; defaults to what AUDIO_BACKEND says (the local folder dist/media, or S3). */
   storage?: AudioStorage;
   /**
-   * Where the server reports what degrades it: at start, a list file it cannot use; later, the
-   * Redis rate-limit store switching to memory and back; and each announcement's outcome
-   * (./announce-timer.ts). console.warn by default.
+   * Where the server reports what happens to it: a list file it cannot use, a new build taken up
+   * (one line with its id) or not, the Redis rate-limit store switching to memory and back, and
+   * each announcement's outcome (./announce-timer.ts). console.warn by default.
    */
   log?: (line: string) => void;
   /** How often the server looks for a new published set to announce (tests); a minute by default. */
@@ -104,9 +106,10 @@ function s3Credentials(env: Env) {
   return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
 }
 
-async function audioStorage(config: ShimConfig, env: Env, distDir: string): Promise<{ storage: AudioStorage; close(): void }> {
+/** Audio storage that outlives builds (S3); null for the local backend, whose folder is each build's own. */
+async function sharedStorage(config: ShimConfig, env: Env): Promise<{ storage: AudioStorage; close(): void } | null> {
   const backend = config.audioBackend;
-  if (backend.kind === "local") return { storage: new LocalAudioStorage(path.join(distDir, MEDIA_DIR)), close: () => {} };
+  if (backend.kind === "local") return null;
   const { S3AudioStorage } = await import("./s3-storage.ts");
   const s3 = new S3AudioStorage({ ...backend, presignSeconds: config.presignSeconds, credentials: s3Credentials(env) });
   return { storage: s3, close: () => s3.close() };
@@ -179,37 +182,41 @@ export async function createNodeHandler(opts: ServeOptions): Promise<NodeHandler
   return loadHandler(opts);
 }
 
-async function loadHandler(opts: ServeOptions): Promise<NodeHandler> {
-  const env = opts.env ?? process.env;
-  const config = shimConfig(env);
+/** What every build a server takes up shares: the configuration, the rate-limit store, S3 storage. */
+interface Shared {
+  config: ShimConfig;
+  log: (line: string) => void;
+  rateLimitStore: RateLimitStore;
+  storage: AudioStorage | null;
+  now?: () => number;
+}
+
+/**
+ * One build, loaded whole: its index, manifest and list's bodies, read from `folder`, and a handler
+ * over them (with caches of its own). Loaded beside the one served, then swapped in (./live-build.ts).
+ */
+async function loadBuild(folder: string, shared: Shared): Promise<LoadedBuild> {
+  const { config, log } = shared;
   // Parsed and validated entry by entry and held by column (loadIndexText, ../episode-index.ts).
-  const index = await readBuildFile(path.join(opts.distDir, BUILD_FILES.index), async (file) => loadIndexText(await readFile(file, "utf8")));
+  const index = await readBuildFile(path.join(folder, BUILD_FILES.index), async (file) => loadIndexText(await readFile(file, "utf8")));
   // The index's text and what parsing it left, freed before the manifest is read: a lower peak.
   v8Gc()({ type: "major", execution: "sync" });
   // Compact (../manifest-table.ts): ~30 MB instead of ~100 MB at 100,000 episodes; read in pieces,
   // so its 34 MB of text are never held whole.
-  const manifest = await readBuildFile(path.join(opts.distDir, BUILD_FILES.manifest), (file) => ManifestTable.parseChunks(() => textChunks(file)));
-  const audio = opts.storage ? { storage: opts.storage, close: () => {} } : await audioStorage(config, env, opts.distDir);
-  const log = opts.log ?? ((line: string) => console.warn(line));
-  const limits = await rateLimitStore(config, log);
+  const manifest = await readBuildFile(path.join(folder, BUILD_FILES.manifest), (file) => ManifestTable.parseChunks(() => textChunks(file)));
   // The list's bodies in one file, when the build wrote it for this index (./list-bodies.ts).
   // Without it the pages are the same, each read body by body: slower, so it is said.
-  const listBodies = ListBodiesFile.open(opts.distDir, index, manifest);
+  const listBodies = ListBodiesFile.open(folder, index, manifest);
   if (listBodies === null) {
     log(`${BUILD_FILES.listBodies} is missing or was not written for this index: list pages are read body by body (slower); 'npm run build' writes it`);
   }
-  const close = async () => {
-    audio.close();
-    listBodies?.close();
-    await limits.close();
-  };
   try {
     const shim = await createHandler({
       config,
       index,
-      assets: new FileAssetStore(opts.distDir, manifest),
-      storage: audio.storage,
-      rateLimitStore: limits.store,
+      assets: new FileAssetStore(folder, manifest),
+      storage: shared.storage ?? new LocalAudioStorage(path.join(folder, MEDIA_DIR)),
+      rateLimitStore: shared.rateLimitStore,
       etag: nodeEtag,
       // Composed bodies (list pages, home page…) are compressed once, off the event loop.
       compress: compressAsync,
@@ -218,10 +225,45 @@ async function loadHandler(opts: ServeOptions): Promise<NodeHandler> {
       // kept reuse these buffers (../buffer-pool.ts). 64 KiB holds a page of up to ~40 episodes;
       // up to 32 wait for reuse (2 MiB).
       pageBuffers: new BufferPool(64 * 1024, 32),
-      ...(opts.now ? { now: opts.now } : {}),
+      ...(shared.now ? { now: shared.now } : {}),
     });
+    return { shim, index, summary: `${index.size} episode${index.size === 1 ? "" : "s"}`, close: () => listBodies?.close() };
+  } catch (e) {
+    listBodies?.close();
+    throw e;
+  }
+}
+
+async function loadHandler(opts: ServeOptions): Promise<NodeHandler> {
+  const env = opts.env ?? process.env;
+  const config = shimConfig(env);
+  const log = opts.log ?? ((line: string) => console.warn(line));
+  // Shared by every build the server takes up: a swap keeps everyone's counts.
+  const limits = await rateLimitStore(config, log);
+  const s3 = opts.storage ? { storage: opts.storage, close: () => {} } : await sharedStorage(config, env);
+  const close = async () => {
+    s3?.close();
+    await limits.close();
+  };
+  try {
+    const shared: Shared = { config, log, rateLimitStore: limits.store, storage: s3?.storage ?? null, ...(opts.now ? { now: opts.now } : {}) };
+    // A build swapped out leaves its tables behind: handed back as after start-up.
+    const live = await LiveBuild.start(path.resolve(opts.distDir), (folder) => loadBuild(folder, shared), log, releaseStartupMemory);
     releaseStartupMemory();
-    return { shim, trustProxy: config.trustProxy, index, config, log, close };
+    return {
+      shim: live,
+      trustProxy: config.trustProxy,
+      // The build served now: the announcement timer looks at the published set of each build taken up.
+      get index() {
+        return live.index;
+      },
+      config,
+      log,
+      close: async () => {
+        await live.close();
+        await close();
+      },
+    };
   } catch (e) {
     await close();
     throw e;

@@ -4,12 +4,13 @@
 // same build variables and the same podcast.json; otherwise, or with `--clean`, it builds clean.
 // The state is a pure function of the inputs, so an incremental dist/ equals a clean one byte for byte.
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { BuildConfig } from "./config.ts";
 import { BUILD_FILES } from "../shared/layout.ts";
 import type { IndexEntry } from "../shared/schema/build-index.ts";
 import type { TimedEtags } from "../shared/timed-etags.ts";
+import { writeNewFile } from "./new-file.ts";
 import { buildCodeHash } from "./stamp.ts";
 
 /** One episode folder as the build left it. */
@@ -59,5 +60,5 @@ export function writeState(dist: string, key: string, records: Map<string, Episo
   const episodes: Record<string, EpisodeRecord> = {};
   for (const source of [...records.keys()].sort()) episodes[source] = records.get(source)!;
   const state: BuildState = { version: 1, key, episodes };
-  writeFileSync(path.join(dist, BUILD_FILES.state), JSON.stringify(state));
+  writeNewFile(path.join(dist, BUILD_FILES.state), JSON.stringify(state));
 }

@@ -6,17 +6,22 @@
 //   ETags is completed (reused for unchanged files), the list's bodies are put in one file for the
 //   Node server, the state the next build reuses and the stamp
 //   `npm start` compares are written, and the files a deploy uploads are counted against
-//   ASSET_FILE_LIMIT.
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+//   ASSET_FILE_LIMIT; then `--outDir` (dist) is switched to name this build, and the build waits
+//   for the servers running from it to take it up.
+// Astro writes into a folder of the build's own (astro:config:setup), never the live build's
+// (src/generate/build-folder.ts).
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { AstroIntegration } from "astro";
 import { BUILD_FILES } from "../shared/layout.ts";
 import { nodeEtag } from "../shared/node-etag.ts";
+import { awaitServers, openBuildFolder, switchPointer, type BuildFolder } from "./build-folder.ts";
 import { writeState } from "./build-state.ts";
 import { fileBudgetProblem, uploadFiles } from "./file-budget.ts";
 import { writeListBodies } from "./list-bodies.ts";
+import { writeNewFile } from "./new-file.ts";
 import { Precompressor } from "./precompress.ts";
 import { writeSearchIndex } from "./search-index.ts";
 import { loadSite, prepareSite, type Site } from "./site.ts";
@@ -50,14 +55,6 @@ function removeStale(site: Site): string[] {
   return stale;
 }
 
-function readManifest(dist: string): Record<string, string> {
-  try {
-    return JSON.parse(readFileSync(path.join(dist, BUILD_FILES.manifest), "utf8")) as Record<string, string>;
-  } catch {
-    return {};
-  }
-}
-
 /** The files this build wrote: every file of dist/ but those of unchanged episodes. */
 function writtenFiles(site: Site, files: string[]): string[] {
   const unchanged = new Set<string>();
@@ -65,8 +62,14 @@ function writtenFiles(site: Site, files: string[]): string[] {
   return files.filter((rel) => !unchanged.has(rel));
 }
 
+// Kept on globalThis, as the site is (./site.ts): one folder per build process, however often Astro loads the config.
+const FOLDER_KEY = Symbol.for("episode-service.build-folder");
+const folders = globalThis as { [FOLDER_KEY]?: Promise<BuildFolder> };
+
 export function finishBuild(): AstroIntegration {
   let dist = "";
+  /** The folder this build writes and the pointer it switches (`astro build` only). */
+  let folder: BuildFolder | null = null;
   /** The compressing threads (src/generate/precompress.ts), fed from the first file written to the last. */
   let compression: Precompressor | null = null;
   /** The search index's term vectors between builds (src/generate/search-cache.ts), in Astro's cache folder. */
@@ -74,21 +77,28 @@ export function finishBuild(): AstroIntegration {
   return {
     name: "episode-service:build",
     hooks: {
+      "astro:config:setup": async ({ config, command, updateConfig, logger }) => {
+        if (command !== "build") return;
+        // --outDir (dist) is the pointer; Astro and the build write into the build's own folder.
+        const pointer = path.resolve(fileURLToPath(config.outDir));
+        folder = await (folders[FOLDER_KEY] ??= openBuildFolder(pointer, (line) => logger.info(line)));
+        updateConfig({ outDir: pathToFileURL(`${folder.folder}/`) });
+      },
       "astro:config:done": ({ config }) => {
-        dist = fileURLToPath(config.outDir);
+        dist = path.resolve(fileURLToPath(config.outDir));
         searchCache = path.join(fileURLToPath(config.cacheDir), "search-vectors.bin");
       },
       "astro:build:start": async ({ logger }) => {
         // The writer's files are compressed as they are written, while the content is read and
         // Astro renders: the other cores' work, off the main thread's critical path.
         const pool = (compression = new Precompressor(dist));
-        const site = await prepareSite(dist, cleanRequested(), pool);
+        const site = await prepareSite(dist, cleanRequested(), pool, folder?.live ?? null);
         setFlagsFromString(`--heap-growing-percent=${BUILD_HEAP_GROWING_PERCENT}`);
         for (const w of site.warnings) logger.warn(w);
         logger.info(
           site.clean
             ? `clean build: ${site.index.episodes.length} episodes`
-            : `incremental build: ${site.render.size} of ${site.index.episodes.length} episodes changed, ${site.kept.size} folders unchanged`,
+            : `incremental build: ${site.changed} of ${site.index.episodes.length} episodes changed since the last build; ${site.render.size} written into ${site.base ?? "its folder"}, ${site.kept.size} folders unchanged there`,
         );
       },
       "astro:build:done": async ({ logger }) => {
@@ -117,7 +127,7 @@ export function finishBuild(): AstroIntegration {
         const made = await compression!.done();
         logger.info(`compressed ${made.files} files into ${made.variants} variants (${rest.length} read back after the pages; ${Math.round(performance.now() - started)} ms after the pages)`);
 
-        const previous = site.clean ? {} : readManifest(dist);
+        const previous = site.previousManifest;
         const fresh = new Set(written);
         const manifest: Record<string, string> = {};
         // Synchronous reads: one awaited readFile per small file costs ~10x more (docs/performance.md).
@@ -127,10 +137,10 @@ export function finishBuild(): AstroIntegration {
         const listStarted = performance.now();
         writeListBodies(dist, site.index.episodes.map((e) => e.ref), (rel) => manifest[rel]!);
         logger.info(`list bodies: ${site.index.episodes.length} in one file (${Math.round(performance.now() - listStarted)} ms)`);
-        writeFileSync(path.join(dist, BUILD_FILES.manifest), JSON.stringify(manifest));
+        writeNewFile(path.join(dist, BUILD_FILES.manifest), JSON.stringify(manifest));
         writeState(dist, site.key, site.records);
         const stamp = path.join(dist, BUILD_FILES.stamp);
-        writeFileSync(stamp, JSON.stringify({ stamp: await stampOf(site.config) }));
+        writeNewFile(stamp, JSON.stringify({ stamp: await stampOf(site.config) }));
         logger.info(`${site.index.episodes.length} episodes, ${files.length} files with ETags (${written.length} written, ${stale.length} removed)`);
 
         // Counted like `npm run deploy` counts (file-budget.ts): the manifest's files, the manifest and the stamp.
@@ -143,6 +153,13 @@ export function finishBuild(): AstroIntegration {
           rmSync(stamp, { force: true });
           rmSync(path.join(dist, BUILD_FILES.state), { force: true });
           throw new Error(problem);
+        }
+
+        // Done: dist names this build from now on, and the servers running from it take it up.
+        if (folder !== null) {
+          const say = (line: string) => logger.info(line);
+          await switchPointer(folder, say);
+          await awaitServers(folder, say);
         }
       },
     },

@@ -66,8 +66,5 @@ export function scriptResourceOf(
   return { resource, problems: timings.problems };
 }
 
-/** `Speaker Name: text` per turn, in speaking order, ending with a newline. Null when nothing is spoken. */
-export function transcriptOf(script: ScriptResource): string | null {
-  if (script.segments.length === 0) return null;
-  return script.segments.map((s) => `${s.speaker}: ${s.text}\n`).join("");
-}
+/** The plain transcript's one home is shared with request time (MCP's time windows). */
+export { transcriptOf } from "../shared/transcript.ts";

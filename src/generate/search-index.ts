@@ -2,30 +2,17 @@
 // accumulator keeps only compact postings: per term, one growing byte array of varint pairs
 // (docNo delta, field-weighted term frequency), never an object per document. `files()` then
 // writes them as term shards (a term's shard is a hash of the term, src/shared/search-tokens.ts),
-// each a sorted dictionary followed by its postings, plus the documents' weighted lengths and a
-// small meta file, under the private prefix (src/shared/layout.ts SEARCH_FILES). functions/search.ts
-// reads them back one shard at a time.
+// plus the documents' weighted lengths and a small meta file, under the private prefix
+// (src/shared/layout.ts SEARCH_FILES), in the format of src/shared/search-format.ts, which
+// functions/search.ts reads back one shard at a time.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { episodeFile, SEARCH_FILES, type SearchMeta } from "../shared/layout.ts";
+import { episodeFile, SEARCH_FILES } from "../shared/layout.ts";
+import { appendPosting, emptyPostings, encodeDocLengths, encodeShard, SEARCH_FORMAT_VERSION, SHARD_TARGET_BYTES, shardCount, type Postings, type SearchMeta } from "../shared/search-format.ts";
 import type { EpisodeResource } from "../shared/schema/api.ts";
 import type { IndexEntry } from "../shared/schema/build-index.ts";
 import { FIELD_WEIGHTS, SEARCH_FIELDS, searchDocOf, shardOf, tokenize, type SearchDoc } from "../shared/search-tokens.ts";
 import { VectorCache, VectorCacheWriter } from "./search-cache.ts";
-import { putVarint, reserve, type ByteBuffer } from "../shared/varint.ts";
-
-/** Shards aim at this many bytes of postings each: one query term reads one shard. */
-export const SHARD_TARGET_BYTES = 512 * 1024;
-/** At most this many shard files, whatever the size (the deploy's file budget counts files). */
-export const MAX_SHARDS = 256;
-
-const encoder = new TextEncoder();
-
-interface Postings extends ByteBuffer {
-  /** The last document appended (postings are in docNo order; deltas are taken from it). */
-  last: number;
-  df: number;
-}
 
 /** What the index keeps of a document: its distinct terms, each with its field-weighted frequency, and its weighted length. */
 export interface TermVector {
@@ -85,13 +72,10 @@ export class SearchIndexBuilder {
       const term = terms[i]!;
       let p = this.#terms.get(term);
       if (p === undefined) {
-        p = { bytes: new Uint8Array(8), length: 0, last: 0, df: 0 };
+        p = emptyPostings();
         this.#terms.set(term, p);
       }
-      putVarint(p, docNo - p.last);
-      putVarint(p, tfs[i]!);
-      p.last = docNo;
-      p.df++;
+      appendPosting(p, docNo, tfs[i]!);
     }
     if (docNo === this.#lengths.length) {
       const bigger = new Uint32Array(this.#lengths.length * 2);
@@ -107,53 +91,21 @@ export class SearchIndexBuilder {
   *files(): Generator<[string, Uint8Array | string]> {
     let postingBytes = 0;
     for (const p of this.#terms.values()) postingBytes += p.length;
-    const shards = Math.min(MAX_SHARDS, 2 ** Math.ceil(Math.log2(Math.max(1, postingBytes / this.#shardTargetBytes))));
+    const shards = shardCount(postingBytes, this.#shardTargetBytes);
     const byShard: string[][] = Array.from({ length: shards }, () => []);
     for (const term of this.#terms.keys()) byShard[shardOf(term, shards)]!.push(term);
     const meta: SearchMeta = {
-      version: 1,
+      version: SEARCH_FORMAT_VERSION,
       docs: this.#docs,
       shards,
       avgLength: this.#docs === 0 ? 0 : this.#totalLength / this.#docs,
       weights: FIELD_WEIGHTS,
     };
     yield [SEARCH_FILES.meta, JSON.stringify(meta)];
-    const lengths = new Uint8Array(this.#docs * 4);
-    const view = new DataView(lengths.buffer);
-    for (let i = 0; i < this.#docs; i++) view.setUint32(i * 4, this.#lengths[i]!, true);
-    yield [SEARCH_FILES.docs, lengths];
-    for (let s = 0; s < shards; s++) yield [SEARCH_FILES.shard(s), this.#shard(byShard[s]!.sort())];
+    yield [SEARCH_FILES.docs, encodeDocLengths(this.#lengths, this.#docs)];
+    for (let s = 0; s < shards; s++) yield [SEARCH_FILES.shard(s), encodeShard(byShard[s]!.sort(), (term) => this.#terms.get(term)!)];
   }
 
-  /**
-   * One shard: varint term count; per term (sorted) varint UTF-8 length, the bytes, varint df,
-   * varint postings length; then every term's postings, in the same order.
-   */
-  #shard(terms: string[]): Uint8Array {
-    const head: ByteBuffer = { bytes: new Uint8Array(64), length: 0 };
-    putVarint(head, terms.length);
-    let body = 0;
-    for (const term of terms) {
-      const p = this.#terms.get(term)!;
-      const utf8 = encoder.encode(term);
-      putVarint(head, utf8.length);
-      reserve(head, utf8.length);
-      head.bytes.set(utf8, head.length);
-      head.length += utf8.length;
-      putVarint(head, p.df);
-      putVarint(head, p.length);
-      body += p.length;
-    }
-    const out = new Uint8Array(head.length + body);
-    out.set(head.bytes.subarray(0, head.length));
-    let at = head.length;
-    for (const term of terms) {
-      const p = this.#terms.get(term)!;
-      out.set(p.bytes.subarray(0, p.length), at);
-      at += p.length;
-    }
-    return out;
-  }
 }
 
 /** Where writeSearchIndex keeps term vectors between builds, and what makes one reusable. */

@@ -3,9 +3,9 @@
 // body of the episodes that changed since the last build (all of them in a clean build) straight
 // to dist/, and tells the Astro pages which episodes to render again. Pages and the integration
 // share the result through `loadSite` (docs/architecture.md#the-build).
-import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { clearSiteFiles, linkCopy, removeLater } from "./build-folder.ts";
 import { buildConfig, type BuildConfig } from "./config.ts";
 import { checkUnique, ContentError, episodeSources, isPublishable, parseEpisode, readEpisodeInputs, readPodcast, type LoadedEpisode } from "./content.ts";
 import { episodeResourceOf } from "./episode.ts";
@@ -34,6 +34,7 @@ import { strongEtag } from "../shared/etag.ts";
 import { BUILD_FILES, episodeFile, mediaFile, mediaKey, paramsOf, PAGE_ROUTES, SITE_FILES, type EpisodePart } from "../shared/layout.ts";
 import { nodeEtag } from "../shared/node-etag.ts";
 import { buildKeyOf, readState, type BuildState, type EpisodeRecord } from "./build-state.ts";
+import { copyNewFile, writeNewFile } from "./new-file.ts";
 import type { z } from "zod";
 
 /** An episode as its pages render it: read back from the API bodies the writer put in dist/. */
@@ -49,16 +50,22 @@ export interface Site {
   config: BuildConfig;
   podcast: Podcast;
   termsUrl: string;
-  /** The output folder. */
+  /** The folder this build writes (src/generate/build-folder.ts). */
   dist: string;
-  /** A clean build (dist/ emptied first), or an incremental one over the last build. */
+  /** A clean build (its folder emptied first), or an incremental one over the last build. */
   clean: boolean;
   /** Every episode folder's record (src/generate/build-state.ts), by its episode.json path. */
   records: Map<string, EpisodeRecord>;
-  /** Folders unchanged since the last build: none of their outputs is written again. */
+  /** Folders unchanged since the build whose files the output folder holds: none of their outputs is written again. */
   kept: Set<string>;
-  /** The last build's state (incremental builds): what to delete of what it wrote. */
+  /** The state of the build whose files the output folder holds (incremental builds): what to delete of what it wrote. */
   previous: BuildState | null;
+  /** Its manifest: the ETags of the files this build does not write again. */
+  previousManifest: Record<string, string>;
+  /** Publishable episodes new or changed since the last build. */
+  changed: number;
+  /** How the output folder came to hold an earlier build (incremental builds), for the log. */
+  base: string | null;
   /** The key this build's state is valid for (build code, variables, podcast.json). */
   key: string;
   /** Refs whose episode page and player Astro renders in this build. */
@@ -147,7 +154,7 @@ function writeBytes(ctx: Pick<WriteContext, "dist" | "etags">, rel: string, byte
   const abs = path.join(ctx.dist, rel);
   const dir = path.dirname(abs);
   if (!madeDirs.has(dir)) mkdirSync(dir, { recursive: true }), madeDirs.add(dir);
-  writeFileSync(abs, bytes);
+  writeNewFile(abs, bytes);
   ctx.etags.set(rel, nodeEtag(bytes));
 }
 
@@ -195,7 +202,7 @@ function writeEpisode(ctx: WriteContext, source: LoadedEpisode, fingerprint: str
   files.push(SITE_FILES.page(ref), SITE_FILES.embed(ref));
   if (mediaSource !== null && key !== null) {
     mkdirSync(path.join(dist, path.dirname(mediaFile(key))), { recursive: true });
-    copyFileSync(mediaSource, path.join(dist, mediaFile(key)));
+    copyNewFile(mediaSource, path.join(dist, mediaFile(key)));
     files.push(mediaFile(key));
   }
   const p = Date.parse(f.publishedAt!);
@@ -237,39 +244,55 @@ function timedEtagsOf(script: ScriptResource, durationSeconds: number | null): T
 }
 
 /**
- * Empties the output folder of a clean build (Astro is told not to: astro.config.mjs). The old
- * folder is renamed aside and deleted by a detached process once this build process exits:
- * deleting 60,000 files took longer than building them again, and deleting them while the build
- * creates its own made every file creation slower (on ext4, new inodes skip recently freed ones;
- * docs/performance.md).
+ * Empties the output folder of a clean build (Astro is told not to: astro.config.mjs): renamed
+ * aside and deleted once this build process exits (./build-folder.ts `removeLater`).
  */
 function emptyDist(dist: string): void {
-  if (existsSync(dist)) {
-    const aside = `${dist}.old-${process.pid}-${Date.now()}`;
-    try {
-      renameSync(dist, aside);
-      // spawn() starts the child synchronously, as an exit listener must.
-      process.once("exit", () => spawn("rm", ["-rf", aside], { detached: true, stdio: "ignore" }).unref());
-    } catch {
-      rmSync(dist, { recursive: true, force: true }); // another file system, or no `rm`
-    }
-  }
+  if (existsSync(dist)) removeLater(dist);
   mkdirSync(dist, { recursive: true });
 }
 
-async function prepare(config: BuildConfig, dist: string, forceClean: boolean, outputs: OutputSink): Promise<Site> {
+/** The manifest of the build in `dist`, or nothing when it has none. */
+function readManifest(dist: string): Record<string, string> {
+  try {
+    return JSON.parse(readFileSync(path.join(dist, BUILD_FILES.manifest), "utf8")) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+async function prepare(config: BuildConfig, dist: string, forceClean: boolean, outputs: OutputSink, live: string | null): Promise<Site> {
   const problems: string[] = [];
   const warnings: string[] = [];
   const show = readPodcast(config.contentDir, problems);
   if (show === null) throw new ContentError(problems);
   const podcast = show.podcast;
   const key = buildKeyOf(config, show.bytes);
-  const last = forceClean ? null : readState(dist);
-  const previous = last !== null && last.key === key ? last : null;
-  // From here on dist/ is being rewritten: without a state, a failed build is followed by a clean one.
+  // The last build decides, as its state says: incremental when it was made with this build's key.
+  // Its folder is live and never written; this build's folder is brought up to it from the state of
+  // the build it holds (the one before the last), or made a linked copy of it (src/generate/build-folder.ts).
+  const lastState = forceClean ? null : readState(live ?? dist);
+  const last = lastState !== null && lastState.key === key ? lastState : null;
+  let previous = last;
+  let base: string | null = null;
+  if (last !== null && live !== null) {
+    const own = readState(dist);
+    if (own !== null && own.key === key) {
+      previous = own;
+      base = "the folder of the build before it";
+    } else {
+      const started = performance.now();
+      linkCopy(live, dist);
+      base = `a copy of it made of links (${Math.round(performance.now() - started)} ms)`;
+    }
+  }
+  // From here on the folder is being rewritten: without a state, a failed build is followed by a clean one.
   rmSync(path.join(dist, BUILD_FILES.state), { force: true });
   rmSync(path.join(dist, BUILD_FILES.stamp), { force: true });
   if (previous === null) emptyDist(dist);
+  const previousManifest = previous === null ? {} : readManifest(dist);
+  // Astro writes its files over what is there: none of them may be a link to a file of the live build.
+  if (previous !== null) clearSiteFiles(dist);
 
   madeDirs.clear();
   const ctx: WriteContext = { config, podcast, dist, warnings, etags: new Map(), outputs };
@@ -312,7 +335,28 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   writeBytes(ctx, BUILD_FILES.timedEtags, encodeTimedEtags(built.map((r) => r.timed)));
   writeOutput(ctx, BUILD_FILES.discovery, JSON.stringify(discovery));
   const pageFiles = new Set([...render].flatMap((ref) => [SITE_FILES.page(ref), SITE_FILES.embed(ref)]));
-  return { config, podcast, termsUrl: terms, dist, clean: previous === null, records, kept, previous, key, render, index, discovery, etags: ctx.etags, outputs, pageFiles, warnings };
+  const changed = [...records].filter(([source, r]) => r.entry !== null && last?.episodes[source]?.fp !== r.fp).length;
+  return {
+    config,
+    podcast,
+    termsUrl: terms,
+    dist,
+    clean: previous === null,
+    records,
+    kept,
+    previous,
+    previousManifest,
+    changed,
+    base,
+    key,
+    render,
+    index,
+    discovery,
+    etags: ctx.etags,
+    outputs,
+    pageFiles,
+    warnings,
+  };
 }
 
 // Kept on globalThis: Astro evaluates this module twice in one build process (bundled into the
@@ -325,10 +369,11 @@ const shared = globalThis as { [SITE_KEY]?: Promise<Site> };
 /**
  * Prepares this build process's site: reads content/, writes the changed episodes' bodies to
  * `dist`, decides what Astro renders. `clean` forces a clean build (`npm run build -- --clean`);
- * `outputs` is given each file the writer wrote, as soon as it is on disk, and each page `takePage` takes.
+ * `outputs` is given each file the writer wrote, as soon as it is on disk, and each page `takePage`
+ * takes; `live` is the live build's folder, which this build never writes (null: `dist` holds the last build).
  */
-export function prepareSite(dist: string, clean: boolean, outputs: OutputSink): Promise<Site> {
-  const site = prepare(buildConfig(), dist, clean, outputs);
+export function prepareSite(dist: string, clean: boolean, outputs: OutputSink, live: string | null = null): Promise<Site> {
+  const site = prepare(buildConfig(), dist, clean, outputs, live);
   shared[SITE_KEY] = site;
   return site;
 }

@@ -4,7 +4,9 @@
 //   2. s3 mode: upload the MP3, or skip it when the same bytes are there (src/publish/upload.ts);
 //   3. write the folder into CONTENT_DIR/episodes, atomically (src/publish/episode-folder.ts);
 //   4. `npm run build`, then with --deploy `npm run deploy -- --no-build`, which announces the new
-//      published set once deployed (--no-notify: not).
+//      published set once deployed (--no-notify: not); without, the servers running from the
+//      build's folder have taken the build up when the build exits, or it says which did not
+//      (src/generate/build-folder.ts).
 // A failure in 3 or 4 takes the folder back out, so a retry of the same command starts clean (an
 // uploaded object stays: the retry finds it and skips the upload).
 import { spawn } from "node:child_process";
@@ -12,6 +14,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { buildConfig } from "../generate/config.ts";
 import { pageUrl, type Origins } from "../shared/links.ts";
+import { buildIdOf, liveFolderOf, serverRecords } from "../shared/node-builds.ts";
 import { canonicalRef } from "../shared/refs.ts";
 import type { EpisodeFile } from "../shared/schema/content.ts";
 import { removeEpisodeFolder, writeEpisodeFolder } from "./episode-folder.ts";
@@ -68,6 +71,19 @@ export function announcement(file: EpisodeFile, origins: Origins, now: number): 
   const url = pageUrl(origins, canonicalRef({ id: file.id.toLowerCase(), episodeNumber: file.episodeNumber }));
   const at = Date.parse(file.publishedAt);
   return at <= now ? `${who} goes live now at ${url}` : `${who} scheduled for ${file.publishedAt} (${fromNow(at - now)}) at ${url}`;
+}
+
+/** Whether the servers running from `pointer` serve the build it names, and the line that says so. */
+export function servedBy(pointer: string): { live: boolean; line: string } {
+  const folder = liveFolderOf(pointer);
+  const records = serverRecords(pointer);
+  const behind = records.filter((r) => r.serving !== folder);
+  const pids = (rs: typeof records) => [...new Set(rs.map((r) => r.pid))].join(", ");
+  const where = path.relative(process.cwd(), pointer) || ".";
+  if (records.length === 0) return { live: true, line: `No server is running from ${where}: it is served once one starts (npm start, or npm run serve).` };
+  if (behind.length === 0) return { live: true, line: `Served now by ${records.length === 1 ? "the running server" : `${records.length} running servers`} (pid ${pids(records)}).` };
+  const why = behind.map((r) => r.failed?.reason).find((reason) => reason !== undefined);
+  return { live: false, line: `The server with pid ${pids(behind)} still serves build ${buildIdOf(behind[0]!.serving)}${why ? ` (${why})` : ""}: restart it to serve this one.` };
 }
 
 export interface PublishResult {
@@ -133,10 +149,15 @@ export async function publish(opts: PublishOptions): Promise<PublishResult> {
   } catch (e) {
     await removeEpisodeFolder(written);
     const kept = upload === null ? "" : "; the uploaded MP3 stays in the bucket and a retry skips its upload";
-    // The build that passed holds the episode: serving it as is would publish what was taken back.
-    const stale = built ? `; ${shown(opts.outDir ?? path.join(ROOT, "dist"))} still holds the episode: run npm run build before serving it` : "";
+    // The build that passed holds the episode, and servers running from it took it up.
+    const stale = built ? `; ${shown(opts.outDir ?? path.join(ROOT, "dist"))} still holds the episode (servers running from it serve it): run npm run build to take it out` : "";
     throw new PublishError(`${(e as Error).message}: ${shown(written)} was removed again${kept}${stale}; fix the cause and publish again`);
   }
-  say(opts.deploy ? `${live} (deployed)` : live);
+  if (opts.deploy) say(`${live} (deployed)`);
+  else {
+    const served = servedBy(opts.outDir ?? path.join(ROOT, "dist"));
+    say(served.live ? live : live.replace(" goes live now", " is built but not live"));
+    say(served.line);
+  }
   return { folder: written, upload, announcement: live };
 }

@@ -44,22 +44,13 @@ export const BUILD_FILES = {
   timedEtags: `${API_PREFIX}/timed-etags.bin`,
 } as const;
 
-/** The search index: written by src/generate/search-index.ts, read by functions/search.ts. */
+/** The search index: written by src/generate/search-index.ts, read by functions/search.ts, in the format of ./search-format.ts. */
 export const SEARCH_FILES = {
   meta: `${API_PREFIX}/search/meta.json`,
   /** Each document's field-weighted length, uint32 little-endian, by docNo (its position in the index). */
   docs: `${API_PREFIX}/search/docs.bin`,
   shard: (n: number) => `${API_PREFIX}/search/shard-${n}.bin`,
 } as const;
-
-/** The search index's meta file. */
-export interface SearchMeta {
-  version: 1;
-  docs: number;
-  shards: number;
-  avgLength: number;
-  weights: Record<string, number>;
-}
 
 export type EpisodePart = "json" | "script" | "transcript";
 

@@ -13,6 +13,13 @@ export function pageUrl(o: Origins, ref: string): string {
   return `${o.siteUrl}/episodes/${ref}`;
 }
 
+/** An episode page (`links.page`) at a moment: `?t=<seconds>`, where its player starts (docs/api.md#mcp). */
+export function momentUrl(page: string, seconds: number): string {
+  const url = new URL(page);
+  url.searchParams.set("t", String(seconds));
+  return url.href;
+}
+
 export function oembedUrl(o: Origins, page: string): string {
   return `${o.siteUrl}/oembed?url=${encodeURIComponent(page)}&format=json`;
 }

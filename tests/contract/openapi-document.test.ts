@@ -10,7 +10,7 @@ import type { RunningServer } from "../../functions/node/main.ts";
 import { Router } from "../../functions/router.ts";
 import { BUILD_FILES } from "../../src/shared/layout.ts";
 import { ROUTES, type Route } from "../../src/shared/routes.ts";
-import { build, removeSite, ROOT, serveSite, tempDir, type Site } from "../support/fixture.ts";
+import { demoSite, removeSite, ROOT, serveSite, type Site } from "../support/fixture.ts";
 import { ContractChecker, exchange } from "./support/contract.ts";
 
 const run = promisify(execFile);
@@ -22,11 +22,8 @@ let doc: Obj;
 let docFile: string;
 
 beforeAll(async () => {
-  const dir = await tempDir("openapi-demo");
-  const contentDir = path.join(ROOT, "content");
-  const distDir = path.join(dir, "dist");
-  site = { dir, contentDir, distDir, build: await build(contentDir, distDir) };
-  docFile = path.join(distDir, BUILD_FILES.openapi);
+  site = await demoSite("openapi-demo");
+  docFile = path.join(site.distDir, BUILD_FILES.openapi);
   doc = JSON.parse(await readFile(docFile, "utf8"));
   server = await serveSite(site);
 });

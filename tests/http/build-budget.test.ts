@@ -1,12 +1,13 @@
 // The per-deploy file budget (README.md#configuration, ASSET_FILE_LIMIT; docs/deploy.md): the build counts the files a deploy uploads, as
 // `npm run deploy` counts them (src/generate/file-budget.ts), prints the count, and fails past
 // ASSET_FILE_LIMIT with the message deploy gives. Real builds of the same fixture content.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uploadFiles } from "../../src/generate/file-budget.ts";
 import { BUILD_FILES } from "../../src/shared/layout.ts";
+import { BUILD_ID, buildsFolderOf } from "../../src/shared/node-builds.ts";
 import { build, episode, makeSite, removeSite, script, tempDir, writeContent, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { TONE } from "../support/http.ts";
 
@@ -51,8 +52,13 @@ describe("the build's file budget (ASSET_FILE_LIMIT)", { timeout: 180_000 }, () 
     expect(r.code).not.toBe(0);
     expect(r.out).toContain(`${count} files to upload (limit 5)`);
     expect(r.out).toContain(`${count} files to upload exceed ASSET_FILE_LIMIT=5 (Cloudflare's files per deploy`);
-    expect(existsSync(path.join(r.distDir, BUILD_FILES.manifest))).toBe(true);
-    expect(existsSync(path.join(r.distDir, BUILD_FILES.stamp))).toBe(false);
+    // It got as far as the manifest, in its own folder, which dist does not name: a failed build is
+    // never switched in (docs/architecture.md#the-build), and its folder holds no stamp either.
+    expect(existsSync(r.distDir)).toBe(false);
+    const folders = readdirSync(buildsFolderOf(r.distDir)).filter((n) => BUILD_ID.test(n));
+    expect(folders).toHaveLength(1);
+    expect(existsSync(path.join(buildsFolderOf(r.distDir), folders[0]!, BUILD_FILES.manifest))).toBe(true);
+    expect(existsSync(path.join(buildsFolderOf(r.distDir), folders[0]!, BUILD_FILES.stamp))).toBe(false);
   });
 
   it("passes at exactly the limit", async () => {

@@ -43,7 +43,8 @@ const logTo = (name: string) => (line: string) => void (said[name] ??= []).push(
 /** A copy of the build's dist/, changed by `change` before a server starts on it. */
 async function servedCopy(name: string, change: (dist: string) => Promise<unknown>): Promise<RunningServer> {
   const distDir = path.join(site.dir, `dist-${name}`);
-  await cp(site.distDir, distDir, { recursive: true });
+  // The build itself, not the pointer that names it (a link: docs/architecture.md#the-build).
+  await cp(site.distDir, distDir, { recursive: true, dereference: true });
   copies.push(distDir);
   await change(distDir);
   return serveSite({ ...site, distDir }, { now: times.now, env: NO_LIMITS, log: logTo(name) });

@@ -8,17 +8,18 @@
 // hub, Podcast Index and Podping, and a failed announcement fails nothing.
 import { execFile, execFileSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { episodeSources } from "../../src/generate/content.ts";
 import { progressBar } from "../../src/publish/progress.ts";
+import { startServer } from "../../functions/node/main.ts";
 import { BUILD_FILES } from "../../src/shared/layout.ts";
 import type { BuildIndex } from "../../src/shared/schema/build-index.ts";
 import { announceEnv, startAnnounceTargets } from "../support/announce-targets.ts";
-import { episode, ROOT, script, tempDir, writeContent, type EpisodeSpec } from "../support/fixture.ts";
+import { build, episode, ROOT, script, tempDir, writeContent, type EpisodeSpec } from "../support/fixture.ts";
 import { R2_BUCKET, R2_CREDENTIALS, s3EndpointOf, startLocalR2, type LocalR2 } from "../support/local-r2.ts";
 import { freePort } from "../support/tcp-proxy.ts";
 
@@ -241,6 +242,7 @@ describe("local mode", { timeout: 180_000 }, () => {
     const out = await publishCli([folder, "--out-dir", c.outDir], c.env);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain("Episode 8 “Goes Live” goes live now at https://show.example/episodes/8");
+    expect(out.stdout).toMatch(/^No server is running from \S+dist: it is served once one starts \(npm start, or npm run serve\)\.$/m);
 
     const landed = path.join(c.contentDir, "episodes", "new-local");
     const written = await readJson<Record<string, unknown>>(path.join(landed, "episode.json"));
@@ -256,6 +258,28 @@ describe("local mode", { timeout: 180_000 }, () => {
     const index = await readJson<BuildIndex>(path.join(c.outDir, BUILD_FILES.index));
     const entry = index.episodes.find((e) => e.id === written.id);
     expect(entry).toMatchObject({ n: 8, title: "Goes Live", audio: { bytes: bytes.byteLength } });
+  });
+
+  it("beside a running server, the episode is served when the command exits, without a restart, and the server logs the swap", async () => {
+    const c = await content("beside-server");
+    await build(c.contentDir, c.outDir, c.env);
+    const log: string[] = [];
+    const server = await startServer({ distDir: c.outDir, env: {}, log: (line) => void log.push(line) });
+    try {
+      expect((await fetch(`${server.url}/v1/episodes/8`)).status).toBe(404);
+      const folder = await episodeFolder(c.dir, "right-away", { title: "Right Away", publishedAt: "2026-01-01T00:00:00Z" }, tone);
+      const out = await publishCli([folder, "--out-dir", c.outDir], c.env);
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout).toContain("Episode 8 “Right Away” goes live now at https://show.example/episodes/8");
+      expect(out.stdout).toContain(`Served now by the running server (pid ${process.pid}).`);
+      const live = await fetch(`${server.url}/v1/episodes/8`);
+      expect(live.status).toBe(200);
+      expect(((await live.json()) as { title: string }).title).toBe("Right Away");
+      expect((await fetch(`${server.url}/v1/episodes/8/audio`)).status).toBe(200);
+      expect(log).toEqual([expect.stringMatching(/^build \S+ is live: 4 episodes \(was build \S+; loaded in \d+ ms\)$/)]);
+    } finally {
+      await server.close();
+    }
   });
 
   it("takes the folder back out when the build fails, exit code 1", async () => {
@@ -295,7 +319,8 @@ describe("publishing with --deploy", { timeout: 180_000 }, () => {
       expect(await exists(path.join(c.contentDir, "episodes", "announced", "episode.json"))).toBe(true);
       const [args] = (await readFile(log, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as string[]);
       expect(args!.slice(0, 1)).toEqual(["deploy"]);
-      expect(args![args!.indexOf("--assets") + 1]).toBe(c.outDir);
+      // wrangler reads the build's own folder, which dist points to (a later build cannot change it mid-upload).
+      expect(args![args!.indexOf("--assets") + 1]).toBe(await realpath(c.outDir));
 
       // Each target was tried, the failing ones twice.
       const hub = targets.received("/hub");

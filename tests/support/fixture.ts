@@ -126,6 +126,14 @@ export async function makeSite(name: string, episodes: EpisodeSpec[], env: Recor
   return { dir, contentDir, distDir, build: result };
 }
 
+/** Builds the repository's own demo content (./content) into a temporary folder. */
+export async function demoSite(name: string): Promise<Site> {
+  const dir = await tempDir(name);
+  const contentDir = path.join(ROOT, "content");
+  const distDir = path.join(dir, "dist");
+  return { dir, contentDir, distDir, build: await build(contentDir, distDir) };
+}
+
 export async function serveSite(site: Site, opts: Omit<ServeOptions, "distDir"> = {}): Promise<RunningServer> {
   // SHIM_TARGET=edge (vitest's "edge" project): the same site through the Workers entry on workerd.
   if (process.env.SHIM_TARGET === "edge") return (await import("./edge.ts")).serveEdgeSite(site.distDir, opts);

@@ -50,6 +50,8 @@ const CASES: Record<string, Case> = {
   "serve-edge.ts": { name: "serve:edge", help: ["--help"], malformed: ["--port", "8080"] },
   "serve.mjs": { name: "serve", help: ["-h"], malformed: ["--dist"] },
   "serve.ts": { name: "serve", help: ["--help"], malformed: ["--dist="] },
+  "soak-rebuilds.ts": { name: "soak:rebuilds", help: ["--rebuilds", "2", "--help"], malformed: ["--rebuilds", "lots"] },
+  "timed-bench.ts": { name: "timed-bench", help: ["--turns", "3", "--help"], malformed: ["--turns", "many"] },
   "soak.ts": { name: "soak", help: ["--minutes", "1", "--help"], malformed: ["--minutes", "soon"] },
   "start.ts": { name: "start", help: ["--dist", untouched("start-dist"), "--help"], unwritten: [untouched("start-dist")], malformed: ["--clean"] },
   "synthetic-content.ts": {

@@ -1,13 +1,14 @@
 // The search index (docs/architecture.md#search): the shared tokenizer, the build's shard files
 // read back by the query side, BM25F ranking with field weights, phrases, the publication clock,
-// snippets. The index is built with the build's accumulator and read through an in-memory asset
+// snippets, the turn a hit is said in. The index is built with the build's accumulator and read through an in-memory asset
 // store, as the shim reads it.
 import { describe, expect, it } from "vitest";
 import { EpisodeIndex } from "../../functions/episode-index.ts";
 import type { Asset, AssetStore, GetOptions } from "../../functions/ports.ts";
-import { EpisodeSearch, parseShard, snippetOf, topOf } from "../../functions/search.ts";
-import { MAX_SHARDS, SearchIndexBuilder } from "../../src/generate/search-index.ts";
-import { episodeFile, SEARCH_FILES, type SearchMeta } from "../../src/shared/layout.ts";
+import { EpisodeSearch, snippetOf, topOf, turnOf } from "../../functions/search.ts";
+import { SearchIndexBuilder } from "../../src/generate/search-index.ts";
+import { MAX_SHARDS, parseShard, type SearchMeta } from "../../src/shared/search-format.ts";
+import { episodeFile, SEARCH_FILES } from "../../src/shared/layout.ts";
 import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
 import { foldText, MAX_TOKEN_LENGTH, phrasePattern, searchDocOf, shardOf, tokenize } from "../../src/shared/search-tokens.ts";
 
@@ -250,5 +251,31 @@ describe("snippets", () => {
   it("starts at the first query term otherwise, and keeps a short text whole", () => {
     expect(snippetOf(text, new Set(["keeper"]), null)).toContain("keeper sings");
     expect(snippetOf("Short: a Café text.", new Set(["cafe"]), null)).toBe("Short: a Café text.");
+  });
+});
+
+describe("the turn a hit is said in", () => {
+  const turns = [
+    { speaker: "Ada", text: "The lighthouse is old.", start: 0, end: 2 },
+    { speaker: "Bo", text: "And the Violet keeper sings there.", start: 2, end: 5 },
+    { speaker: "Ada", text: "The violet lighthouse keeper sings!", start: 5, end: 9 },
+  ];
+  const terms = (q: string) => new Set(tokenize(q));
+
+  it("is the first turn holding the phrase, even after turns holding its words", () => {
+    const q = "violet lighthouse keeper";
+    expect(turnOf(turns, terms(q), phrasePattern(tokenize(q)))).toBe(turns[2]);
+  });
+
+  it("is the first turn holding a word, folded, when no turn holds the phrase or there is none", () => {
+    expect(turnOf(turns, terms("VIOLET"), null)).toBe(turns[1]);
+    const q = "keeper of lighthouses";
+    expect(turnOf(turns, terms(q), phrasePattern(tokenize(q)))).toBe(turns[1]);
+  });
+
+  it("reads a turn as its transcript line, so a speaker's name finds their first turn; none holding any word is null", () => {
+    expect(turnOf(turns, terms("bo"), null)).toBe(turns[1]);
+    expect(turnOf(turns, terms("zanzibar"), null)).toBeNull();
+    expect(turnOf([], terms("violet"), null)).toBeNull();
   });
 });
