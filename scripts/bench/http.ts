@@ -58,13 +58,23 @@ const SHIM_PATH = { "episode JSON": EPISODE_PATH, "default list page": DEFAULT_L
 const NGINX_PATH = { "episode JSON": `/${EPISODE_FILE}`, "default list page": `/${NGINX_LIST_FILE}` } as const;
 type Body = keyof typeof SHIM_PATH;
 
-/** Each request of the table on one server: its URL, and for a 304 the server's own ETag of the 200 as If-None-Match. */
-async function requestTargets(server: string, base: string, paths: Record<Body, string>, pids: number[] | null): Promise<Target[]> {
+/**
+ * Each request of the table on one server: its URL, and for a 304 the server's own ETag of the 200
+ * as If-None-Match. The tag is the one wrk's requests get (no Accept-Encoding: the identity
+ * representation's, as node:http asks; fetch would ask for a compressed one), checked to answer 304.
+ */
+async function requestTargets(server: string, base: string, paths: Record<Body, string>, pids: number[] | null, notes: string[]): Promise<Target[]> {
   const out: Target[] = [];
   for (const request of REQUESTS) {
     const body = request.replace(/ 304$/, "") as Body;
     const url = `${base}${paths[body]}`;
-    const etag = request.endsWith(" 304") ? (await get(url)).etag : null;
+    let etag: string | null = null;
+    if (request.endsWith(" 304")) {
+      const ok = await record(base, paths[body]);
+      etag = ok.headers.find(([name]) => name.toLowerCase() === "etag")?.[1] ?? null;
+      const again = etag === null ? null : await record(base, paths[body], etag);
+      if (again?.status !== 304) notes.push(`${targetName(server, request)}: answered ${again?.status ?? "without an ETag"}, not 304`);
+    }
     out.push({ target: targetName(server, request), url, pids, ...(etag === null ? {} : { headers: { "If-None-Match": etag } }) });
   }
   return out;
@@ -189,10 +199,10 @@ export async function sizeFigures(o: Options, size: number, withWrk: boolean, wi
 
     if (withWrk) {
       const targets: Target[] = [
-        ...(await requestTargets("shim", shimUrl, SHIM_PATH, [shim.pid!])),
-        ...(base ? await requestTargets("baseline shim", baseUrl, SHIM_PATH, [base.pid!]) : []),
-        ...(await requestTargets("bare node:http", bareUrl, SHIM_PATH, [bare.pid!])),
-        ...(await requestTargets("nginx", nginxUrl, NGINX_PATH, processTree(nginx.pid!))),
+        ...(await requestTargets("shim", shimUrl, SHIM_PATH, [shim.pid!], notes)),
+        ...(base ? await requestTargets("baseline shim", baseUrl, SHIM_PATH, [base.pid!], notes) : []),
+        ...(await requestTargets("bare node:http", bareUrl, SHIM_PATH, [bare.pid!], notes)),
+        ...(await requestTargets("nginx", nginxUrl, NGINX_PATH, processTree(nginx.pid!), notes)),
         { target: "shim, list page ?limit=20", url: `${shimUrl}${LIST_PATH}`, pids: [shim.pid!] },
         { target: "shim, list walk", url: shimUrl, script: walkScript, pids: [shim.pid!] },
         ...(base ? [{ target: "baseline shim, list walk", url: baseUrl, script: walkScript, pids: [base.pid!] }] : []),
