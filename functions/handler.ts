@@ -29,7 +29,7 @@ import type { Asset, AssetStore, AudioStorage, Compress, EtagFunction, ListBodie
 import { isPending, thenOrNow } from "./pending.ts";
 import { composedAsset } from "./http/representations.ts";
 import { RateLimiter, type RateDecision } from "./limits/rate-limit.ts";
-import { Router, type RouteArgs, type RouteHandler } from "./router.ts";
+import { PlainTarget, plainPath, Router, type RouteArgs, type RouteHandler } from "./router.ts";
 import { createSiteRoutes } from "./routes/site.ts";
 import { createSurfaceRoutes } from "./routes/surfaces.ts";
 import { createTimedRoutes } from "./routes/timed.ts";
@@ -101,29 +101,46 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
   const reads: ApiReads = { episode: episodes.episode, body: episodes.body, page: episodes.page, timed: timed.form };
 
   function handle(req: ShimRequest, info: RequestInfo): ShimResponse | Promise<ShimResponse> {
-    const url = new URL(req.url);
-    const match = router.match(url.pathname);
+    // Most targets are plain paths, read without the URL parser (./router.ts).
+    const plain = plainPath(req.url);
+    const url = plain === null ? new URL(req.url) : null;
+    const pathname = plain ?? url!.pathname;
+    const match = router.match(pathname);
     const apiLink = match?.route.api ? link : null;
     const ctx = responseContext(req.method, apiLink, deps.runtimeEncodes);
     // MCP answers its own methods (POST; its preflight) and counts each tool call, not each request.
-    if (match?.id === "mcp") return Promise.resolve(routes.mcp(req, ctx, { url, params: match.params, clientIp: info.clientIp })).catch(() => errorResponse(ctx, "upstream_unavailable"));
+    if (match?.id === "mcp") return Promise.resolve(routes.mcp(req, ctx, { url: url ?? new URL(req.url), params: match.params, clientIp: info.clientIp })).catch(() => errorResponse(ctx, "upstream_unavailable"));
     if (req.method === "OPTIONS") return preflightResponse(ctx);
     if (!ALLOWED.has(req.method)) return errorResponse(ctx, "method_not_allowed");
-    if (match === null) return answered(ctx, () => staticFile(req, ctx, url.pathname));
+    if (match === null) return answered(ctx, () => staticFile(req, ctx, pathname));
     const { id, route } = match;
-    const at = { url, params: match.params };
-    if (route.bucket === null) return answered(ctx, () => routes[id](req, ctx, at));
-    /** The route's answer with the rate limit's headers, or 429 past the limit. */
-    const counted = (decision: RateDecision) => {
-      const limited = responseContext(req.method, apiLink, deps.runtimeEncodes, decision.headers);
-      if (!decision.allowed) return errorResponse(limited, "rate_limited", undefined, { "Retry-After": String(decision.retryAfter) });
-      return answered(limited, () => routes[id](req, limited, at));
-    };
-    // The in-memory store decides at once: no promise then.
-    return answered(ctx, () => {
-      const checked = limiter.check(route.bucket!, info.clientIp, now());
-      return thenOrNow(checked, counted);
-    });
+    const at: RouteArgs = url === null ? new PlainTarget(req.url, match.params) : { url, params: match.params };
+    if (route.bucket === null) return routeAnswer(req, ctx, id, at);
+    // The in-memory store decides at once: then no promise and no closure.
+    let checked: RateDecision | PromiseLike<RateDecision>;
+    try {
+      checked = limiter.check(route.bucket, info.clientIp, now());
+    } catch {
+      return errorResponse(ctx, "upstream_unavailable");
+    }
+    if (isPending(checked)) return answered(ctx, () => thenOrNow(checked, (decision) => counted(req, apiLink, id, at, decision)));
+    return counted(req, apiLink, id, at, checked);
+  }
+
+  /** The route's answer with the rate limit's headers, or 429 past the limit. */
+  function counted(req: ShimRequest, apiLink: string | null, id: RouteId, at: RouteArgs, decision: RateDecision): ShimResponse | Promise<ShimResponse> {
+    const limited = responseContext(req.method, apiLink, deps.runtimeEncodes, decision.headers);
+    if (!decision.allowed) return errorResponse(limited, "rate_limited", undefined, { "Retry-After": String(decision.retryAfter) });
+    return routeAnswer(req, limited, id, at);
+  }
+
+  /** `answered` for a route of the table, without a closure per request. */
+  function routeAnswer(req: ShimRequest, ctx: ResponseContext, id: RouteId, at: RouteArgs): ShimResponse | Promise<ShimResponse> {
+    try {
+      return settled(ctx, routes[id](req, ctx, at));
+    } catch {
+      return errorResponse(ctx, "upstream_unavailable");
+    }
   }
 
   /** API paths, and paths that cannot be read, get the envelope; site paths a small page. */
@@ -170,7 +187,7 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
   /** A build output the index promised: its absence means the deployment is incomplete. At once when the store holds it. */
   function buildFile(req: ShimRequest, ctx: ResponseContext, path: string, type: string, cache: string): ShimResponse | Promise<ShimResponse> {
     const found = assets.get(path);
-    return thenOrNow(found, (f) => builtFileResponse(req, ctx, f, type, cache));
+    return isPending(found) ? Promise.resolve(found).then((f) => builtFileResponse(req, ctx, f, type, cache)) : builtFileResponse(req, ctx, found, type, cache);
   }
 
   function builtFileResponse(req: ShimRequest, ctx: ResponseContext, found: Asset | null, type: string, cache: string): ShimResponse | Promise<ShimResponse> {
@@ -215,9 +232,13 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
  */
 function answered(ctx: ResponseContext, answer: () => ShimResponse | Promise<ShimResponse>): ShimResponse | Promise<ShimResponse> {
   try {
-    const a = answer();
-    return isPending(a) ? Promise.resolve(a).catch(() => errorResponse(ctx, "upstream_unavailable")) : a;
+    return settled(ctx, answer());
   } catch {
     return errorResponse(ctx, "upstream_unavailable");
   }
+}
+
+/** An answer as it is, or its promise with a rejection answered 502. */
+function settled(ctx: ResponseContext, answer: ShimResponse | Promise<ShimResponse>): ShimResponse | Promise<ShimResponse> {
+  return isPending(answer) ? Promise.resolve(answer).catch(() => errorResponse(ctx, "upstream_unavailable")) : answer;
 }

@@ -1,6 +1,6 @@
 // Path → route, compiled once from the route table (src/shared/routes.ts). Literal paths are one
-// map lookup; templates are regular expressions tried in table order. Only the path is matched:
-// the API and the site may be two hosts in front of one deployment.
+// map lookup; templates are tried in table order. Only the path is matched: the API and the site
+// may be two hosts in front of one deployment.
 import { ROUTES, type Route, type RouteId } from "../src/shared/routes.ts";
 import type { ResponseContext, ShimRequest, ShimResponse } from "./http/response.ts";
 
@@ -18,6 +18,58 @@ export interface RouteArgs {
  */
 export type RouteHandler = (req: ShimRequest, ctx: ResponseContext, at: RouteArgs) => ShimResponse | Promise<ShimResponse>;
 
+/**
+ * RouteArgs of a target whose path was read without the URL parser (plainPath): the URL is parsed
+ * only when a route asks for it, and its query is known to be empty.
+ */
+export class PlainTarget implements RouteArgs {
+  readonly params: Record<string, string>;
+  readonly #href: string;
+  #url: URL | null = null;
+
+  constructor(href: string, params: Record<string, string>) {
+    this.#href = href;
+    this.params = params;
+  }
+
+  get url(): URL {
+    return (this.#url ??= new URL(this.#href));
+  }
+}
+
+/** A target's query (`?…`, or "" for none), parsing nothing when the target is a plain path. */
+export function searchOf(at: RouteArgs): string {
+  return at instanceof PlainTarget ? "" : at.url.search;
+}
+
+/** Characters the URL parser leaves as they are in a path: unreserved ones and the slash. */
+const PLAIN = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/") PLAIN[c.charCodeAt(0)] = 1;
+const SLASH = 0x2f;
+const DOT = 0x2e;
+
+/**
+ * The path of an absolute URL when the URL parser would give it back as it is (no query, fragment,
+ * percent-escape, backslash or dot segment; only characters it never encodes), else null. Most
+ * requests name such a path, and reading it here skips the parser and the object it makes per
+ * request; tests/unit/router.test.ts holds it to the parser's pathname.
+ */
+export function plainPath(href: string): string | null {
+  const start = href.indexOf("/", href.indexOf("//") + 2);
+  if (start < 0) return null;
+  const end = href.length;
+  for (let i = start; i < end; i++) {
+    const c = href.charCodeAt(i);
+    if (c >= 128 || PLAIN[c] === 0) return null;
+    // A "." or ".." segment: "/." or "/.." followed by "/" or the end.
+    if (c === SLASH && href.charCodeAt(i + 1) === DOT) {
+      const after = href.charCodeAt(i + 2) === DOT ? i + 3 : i + 2;
+      if (after === end || href.charCodeAt(after) === SLASH) return null;
+    }
+  }
+  return href.slice(start);
+}
+
 export interface RouteMatch {
   id: RouteId;
   route: Route;
@@ -27,22 +79,36 @@ export interface RouteMatch {
 
 interface Template {
   id: RouteId;
-  pattern: RegExp;
-  names: string[];
+  /** The path's parameters, or null when it does not match. */
+  match: (path: string) => Record<string, string> | null;
 }
 
+const PARAMETER = /^\{([a-z]+)(\+?)\}$/i;
+/** What a `{name+}` parameter (the rest of the path, any characters but line breaks) cannot hold. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * A template is one parameter segment between a literal prefix and suffix (`{name}`: one segment;
+ * `{name+}`: the rest of the path), matched by comparing them: no regular expression, no match
+ * array per request.
+ */
 function compile(id: RouteId, path: string): Template {
-  const names: string[] = [];
-  const source = path
-    .split("/")
-    .map((segment) => {
-      const m = /^\{([a-z]+)(\+?)\}$/i.exec(segment);
-      if (m === null) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      names.push(m[1]!);
-      return m[2] === "+" ? "(.+)" : "([^/]+)";
-    })
-    .join("/");
-  return { id, pattern: new RegExp(`^${source}$`), names };
+  const segments = path.split("/");
+  const at = segments.findIndex((segment) => PARAMETER.test(segment));
+  if (segments.filter((segment) => PARAMETER.test(segment)).length !== 1) throw new Error(`route table: ${path} must hold exactly one parameter segment`);
+  const [, name, plus] = PARAMETER.exec(segments[at]!)!;
+  const prefix = `${segments.slice(0, at).join("/")}/`;
+  const suffix = at === segments.length - 1 ? "" : `/${segments.slice(at + 1).join("/")}`;
+  const rest = plus === "+";
+  const match = (p: string): Record<string, string> | null => {
+    if (p.length <= prefix.length + suffix.length || !p.startsWith(prefix) || !p.endsWith(suffix)) return null;
+    const value = p.slice(prefix.length, p.length - suffix.length);
+    if (rest ? LINE_BREAK.test(value) : value.includes("/")) return null;
+    const params: Record<string, string> = {};
+    params[name!] = value;
+    return params;
+  };
+  return { id, match };
 }
 
 export class Router {
@@ -64,11 +130,8 @@ export class Router {
     const literal = this.#literal.get(path);
     if (literal !== undefined) return { id: literal, route: ROUTES[literal], params: {} };
     for (const t of this.#templates) {
-      const m = t.pattern.exec(path);
-      if (m === null) continue;
-      const params: Record<string, string> = {};
-      t.names.forEach((name, i) => (params[name] = m[i + 1]!));
-      return { id: t.id, route: ROUTES[t.id], params };
+      const params = t.match(path);
+      if (params !== null) return { id: t.id, route: ROUTES[t.id], params };
     }
     return null;
   }

@@ -95,6 +95,11 @@ export class EntryTable {
     return this.#id.at(i);
   }
 
+  /** Whether entry i's id is `id`, without making a string of it. */
+  idIs(i: number, id: string): boolean {
+    return this.#id.is(i, id);
+  }
+
   number(i: number): number | null {
     const n = this.n[i]!;
     return Number.isNaN(n) ? null : n;
@@ -294,8 +299,12 @@ export class EpisodeIndex {
     return this.#table.p[position]!;
   }
 
+  /** The lookups' matchers, made once: no closure per request. */
+  readonly #idIs = (i: number, id: string) => this.#table.idIs(i, id);
+  readonly #numberIs = (i: number, n: number) => this.#table.n[i] === n;
+
   #byIdAt(id: string): number {
-    return this.#byId.find(hashString(id), (i) => this.#table.id(i) === id);
+    return this.#byId.find(hashString(id), id, this.#idIs);
   }
 
   /** The position in the index of the episode with this (lower-case) id, -1 for none. */
@@ -305,7 +314,7 @@ export class EpisodeIndex {
 
   /** The episode behind a reference if it is published at `now`, else null. */
   resolve(ref: EpisodeRef, now: number): IndexEntry | null {
-    const i = ref.kind === "uuid" ? this.#byIdAt(ref.id) : this.#byNumber.find(hashNumber(ref.number), (k) => this.#table.n[k] === ref.number);
+    const i = ref.kind === "uuid" ? this.#byIdAt(ref.id) : this.#byNumber.find(hashNumber(ref.number), ref.number, this.#numberIs);
     return i >= 0 && this.#table.p[i]! <= now ? this.#table.entry(i) : null;
   }
 

@@ -255,7 +255,7 @@ export class ManifestTable implements ManifestLookup {
     const t = this.#templates.get(template);
     const s = t === undefined ? undefined : this.#stems.get(stem);
     if (t === undefined || s === undefined) return undefined;
-    const i = this.#positions.find(hash(s, t), (k) => this.#stemOf[k] === s && this.#templateOf[k] === t);
+    const i = this.#positions.find(hash(s, t), null, (k) => this.#stemOf[k] === s && this.#templateOf[k] === t);
     return i < 0 ? undefined : (this.#otherTags.get(i) ?? encodeTag(this.#tags, i * TAG_BYTES));
   }
 }

@@ -22,11 +22,14 @@ export class PositionLookup {
     }
   }
 
-  /** The position whose key `matches`, -1 for none. */
-  find(hash: number, matches: (pos: number) => boolean): number {
+  /**
+   * The position whose key `matches` `key`, -1 for none. The key is passed through, so that a
+   * caller's matcher is made once rather than a closure per lookup (the index's, per request).
+   */
+  find<K>(hash: number, key: K, matches: (pos: number, key: K) => boolean): number {
     const mask = this.#slots.length - 1;
     for (let at = hash & mask; this.#slots[at] !== 0; at = (at + 1) & mask) {
-      if (matches(this.#slots[at]! - 1)) return this.#slots[at]! - 1;
+      if (matches(this.#slots[at]! - 1, key)) return this.#slots[at]! - 1;
     }
     return -1;
   }

@@ -18,4 +18,10 @@ export class StringColumn {
   at(i: number): string {
     return this.#text.slice(i === 0 ? 0 : this.#ends[i - 1]!, this.#ends[i]!);
   }
+
+  /** Whether value i is `value`, without making a string of it. */
+  is(i: number, value: string): boolean {
+    const start = i === 0 ? 0 : this.#ends[i - 1]!;
+    return this.#ends[i]! - start === value.length && this.#text.startsWith(value, start);
+  }
 }

@@ -11,6 +11,8 @@ function opaque(tag: string): string {
  * matches. Entity tags may contain commas only inside quotes, so split on quoted tokens.
  */
 export function ifNoneMatchHits(header: string, etag: string): boolean {
+  // What a cache sends back most often: the one tag it was given, which matches itself.
+  if (header === etag) return true;
   if (header.trim() === "*") return true;
   const mine = opaque(etag);
   for (const m of header.matchAll(/(?:W\/)?"[^"]*"/g)) {

@@ -3,7 +3,7 @@
 import { HEADER } from "../../src/shared/headers.ts";
 import { quotaOf, RATE_WINDOW_SECONDS, type Bucket, type RateLimits } from "../../src/shared/limits.ts";
 import type { HeaderRecord } from "../http/response.ts";
-import { thenOrNow } from "../pending.ts";
+import { isPending } from "../pending.ts";
 import type { RateLimitHit, RateLimitStore } from "../ports.ts";
 
 export interface RateDecision {
@@ -29,10 +29,18 @@ export class RateLimiter {
     this.policies = { metadata: policy("metadata"), audio: policy("audio") };
   }
 
+  /**
+   * Each bucket's last client and its store key: requests mostly come in runs from one client (a
+   * keep-alive connection), which then count under the same string, made and hashed once.
+   */
+  private readonly lastClient: Record<Bucket, { ip: string; key: string }> = { metadata: { ip: "", key: "metadata:" }, audio: { ip: "", key: "audio:" } };
+
   /** The decision, at once when the store answers at once (in memory): no promise per request then. */
   check(bucket: Bucket, ip: string, now: number): RateDecision | Promise<RateDecision> {
-    const hit = this.store.hit(`${bucket}:${ip}`, WINDOW_MS, now);
-    return thenOrNow(hit, (h) => this.decide(bucket, h, now));
+    let last = this.lastClient[bucket];
+    if (last.ip !== ip) this.lastClient[bucket] = last = { ip, key: `${bucket}:${ip}` };
+    const hit = this.store.hit(last.key, WINDOW_MS, now);
+    return isPending(hit) ? Promise.resolve(hit).then((h) => this.decide(bucket, h, now)) : this.decide(bucket, hit, now);
   }
 
   private decide(bucket: Bucket, hit: RateLimitHit, now: number): RateDecision {
@@ -143,7 +151,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     w.count++;
     if (w.count === 2) this.single.unlink(w);
-    return { count: w.count, resetAt: w.resetAt };
+    // The window itself answers (it has both fields): no object per request. The caller reads it
+    // at once (RateLimiter.decide), before the next hit changes it.
+    return w;
   }
 
   /** Frees one place when the map is full, and drops up to two ended windows anyway (amortised cleanup). */

@@ -36,10 +36,15 @@ function bytesOf(file: string): Uint8Array {
   const fd = openSync(file, "r");
   try {
     const n = readSync(fd, scratch, 0, scratch.byteLength, 0);
-    if (n < scratch.byteLength) return new Uint8Array(scratch.subarray(0, n));
+    // A Buffer of its own (never a slice of Node's shared pool): node:http writes a Buffer as it
+    // is, where it wraps any other Uint8Array in a new Buffer on every response.
+    if (n < scratch.byteLength) {
+      const bytes = Buffer.allocUnsafeSlow(n);
+      scratch.copy(bytes, 0, 0, n);
+      return bytes;
+    }
     // Larger than the buffer: readFileSync reads it whole (from the start: the pread moved no offset).
-    const b = readFileSync(fd);
-    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    return readFileSync(fd);
   } finally {
     closeSync(fd);
   }

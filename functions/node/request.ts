@@ -8,6 +8,22 @@ import type { ShimRequest } from "../http/response.ts";
 /** Methods the Fetch API refuses to construct; they are answered 405 like any other non-GET. */
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
+/**
+ * Names as node:http keys its parsed headers. The shim asks for a handful of names on every
+ * request: each is lowered once, so the lookup gets the same internalized string instead of a new
+ * one to allocate and hash each time. Bounded, for names a route would pass from a request.
+ */
+const lowerNames = new Map<string, string>();
+
+function lowerName(name: string): string {
+  let lower = lowerNames.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowerNames.size < 64) lowerNames.set(name, lower);
+  }
+  return lower;
+}
+
 /** Header reads as `Headers.get` answers them: any case, repeated fields joined with ", ". */
 class NodeHeaders {
   readonly #req: IncomingMessage;
@@ -17,7 +33,7 @@ class NodeHeaders {
   }
 
   get(name: string): string | null {
-    const value = this.#req.headers[name.toLowerCase()];
+    const value = this.#req.headers[lowerName(name)];
     return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
   }
 }

@@ -11,7 +11,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import { once } from "node:events";
 import type { Socket } from "node:net";
 import { clientKeyFrom, rateLimitKey } from "../limits/client-ip.ts";
-import type { Shim, ShimResponse } from "../handler.ts";
+import type { RequestInfo, Shim, ShimResponse } from "../handler.ts";
 import { isPending } from "../pending.ts";
 import { NodeRequest, requestLineOf, targetPath } from "./request.ts";
 
@@ -96,19 +96,19 @@ export function serializeResponse(response: ShimResponse, date = new Date()): Bu
 }
 
 /**
- * Each connection's rate-limit key while no X-Forwarded-For entry is trusted: its address never
- * changes, and reducing it (rateLimitKey: regular expressions, arrays) ran for every request of a
- * keep-alive connection.
+ * What the handler is told of each connection's client while no X-Forwarded-For entry is trusted:
+ * its address never changes, so it is reduced to its rate-limit key (rateLimitKey: regular
+ * expressions, arrays) once, and the requests of a keep-alive connection share one RequestInfo.
  */
-const socketKeys = new WeakMap<Socket, string>();
+const socketClients = new WeakMap<Socket, RequestInfo>();
 
-/** clientKeyFrom for a request on `socket`. */
-function clientKeyOf(socket: Socket, forwardedFor: string | null, trustedHops: number): string {
-  const address = socket.remoteAddress ?? "unknown";
-  if (trustedHops !== 0 && forwardedFor !== null) return clientKeyFrom(address, forwardedFor, trustedHops);
-  let key = socketKeys.get(socket);
-  if (key === undefined) socketKeys.set(socket, (key = rateLimitKey(address)));
-  return key;
+/** The client of a request on `socket`, its key as clientKeyFrom gives it. */
+function clientOf(socket: Socket, request: NodeRequest, trustedHops: number): RequestInfo {
+  const forwardedFor = trustedHops === 0 ? null : request.headers.get("x-forwarded-for");
+  if (forwardedFor !== null) return { clientIp: clientKeyFrom(socket.remoteAddress ?? "unknown", forwardedFor, trustedHops) };
+  let client = socketClients.get(socket);
+  if (client === undefined) socketClients.set(socket, (client = { clientIp: rateLimitKey(socket.remoteAddress ?? "unknown") }));
+  return client;
 }
 
 /** Sockets already answered after a parse error: the parser reports every further read as one. */
@@ -175,8 +175,7 @@ export function createNodeServer(shim: Shim, trustProxy: number): Server {
     }
     // The handler answers its own failures (502); throwing is a bug, answered 500.
     try {
-      const clientIp = clientKeyOf(req.socket, request.headers.get("x-forwarded-for"), trustProxy);
-      const answered = shim.handle(request, { clientIp });
+      const answered = shim.handle(request, clientOf(req.socket, request, trustProxy));
       // An answer from memory is written at once: no promise, no microtask.
       const pending = isPending(answered) ? Promise.resolve(answered).then((r) => send(res, r)) : send(res, answered);
       return pending?.catch(() => fail(res, method, targetPath(target)));
