@@ -2,7 +2,7 @@
 // module and run from it. Plain JavaScript on purpose: a process that loads a single .ts file
 // makes Node load its TypeScript stripper (a WebAssembly module and its 3.8 MB of source) and
 // keep it for the process's life, ~17 MB resident of a server meant to stay under 200 MB at
-// 100,000 episodes (docs/performance.md#serving-memory-at-100000). Bundling our own modules takes
+// 100,000 episodes (docs/performance.md#nodes-typescript-stripper). Bundling our own modules takes
 // esbuild ~0.1 s at each start; packages stay imports (the AWS SDK and ioredis are still loaded
 // only when the configuration asks for them, functions/node/main.ts).
 //

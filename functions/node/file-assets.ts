@@ -10,7 +10,7 @@ import type { ManifestLookup } from "../data/manifest-table.ts";
 /**
  * 32 MiB: ~19,000 episode bodies with their entries' overhead. It was 64 MiB, which a crawl of a
  * 100,000-episode list filled with bodies read once, taking the process past its 200 MB budget
- * (docs/performance.md#request-path-at-scale); the disk's page cache holds the rest, and a miss
+ * (docs/performance.md#the-asset-cache); the disk's page cache holds the rest, and a miss
  * costs one read (~30 µs of CPU). 16 MiB was measured and dropped: a list walk's working set at
  * 10,000 episodes no longer fit, and its p50 went from 0.20 to 1.04 ms. Search reads around this
  * cache (`keep: false`, ../search.ts).

@@ -78,7 +78,7 @@ const decoder = new TextDecoder();
 /**
  * `body` with the first occurrence of `from` (ASCII markup) replaced by `to`, without decoding the
  * rest: a page with a long transcript is hundreds of kilobytes, and the markup replaced sits in its
- * first few; decoding and encoding it all cost far more (docs/performance.md#a-page-at-a-moment-splice-the-bytes-never-decode-the-page-2026-11-26).
+ * first few; decoding and encoding it all cost far more (docs/performance.md#a-page-at-a-moment-splice-the-bytes).
  */
 function spliceFirst(body: Uint8Array, from: string, to: string): Uint8Array {
   const needle = encoder.encode(from);
