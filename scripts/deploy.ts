@@ -9,7 +9,7 @@ import path from "node:path";
 import { announce, announces, announceTargets } from "../functions/announce/announce.ts";
 import { announceConfig } from "../src/shared/config.ts";
 import { surfaceUrls } from "../functions/routes/crawl.ts";
-import { loadIndexText } from "../functions/data/episode-index.ts";
+import { loadIndexText } from "../functions/data/load-index.ts";
 import { publishedSetName } from "../functions/data/published-set.ts";
 import { BUILD_FILES } from "../src/shared/layout.ts";
 import { assetFileLimit } from "../src/generate/config.ts";

@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadIndexText } from "../../functions/data/episode-index.ts";
+import { loadIndexText } from "../../functions/data/load-index.ts";
 import { publishedSetName } from "../../functions/data/published-set.ts";
 import { startEdgeServer, type EdgeServer } from "../../scripts/serve-edge.ts";
 import { BUILD_FILES } from "../../src/shared/layout.ts";

@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadIndexText } from "../../functions/data/episode-index.ts";
+import { loadIndexText } from "../../functions/data/load-index.ts";
 import { publishedSetName } from "../../functions/data/published-set.ts";
 import { uploadFiles } from "../../scripts/deploy.ts";
 import { BUILD_FILES } from "../../src/shared/layout.ts";

@@ -3,7 +3,8 @@
 // JSON.parse) does, and hold and page the same index.
 import { describe, expect, it } from "vitest";
 import { ZodError } from "zod";
-import { EpisodeIndex, loadIndex, loadIndexText } from "../../functions/data/episode-index.ts";
+import { EpisodeIndex } from "../../functions/data/episode-index.ts";
+import { loadIndex, loadIndexText } from "../../functions/data/load-index.ts";
 import { buildIndex } from "../../src/shared/schema/build-index.ts";
 
 const T0 = Date.UTC(2026, 0, 1);
