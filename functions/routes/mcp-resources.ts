@@ -1,7 +1,7 @@
 // The MCP endpoint's resources (docs/api.md#resources): an episode, its script, its plain
 // transcript, its timed transcripts (WebVTT, SubRip, Podcasting 2.0 JSON) and its chapters, each
 // named by its API URL as a URI template (`{base_url}/v1/episodes/{ref}/transcript.vtt`), made by
-// the link helpers (src/shared/links.ts) and described by the route table (src/shared/routes.ts).
+// urlOf (src/shared/links.ts) from the route table, which also describes it (src/shared/routes.ts).
 // `resources/read` answers through the API's reads (./api-reads.ts): the route's body, only for a
 // published episode; a refusal is a JSON-RPC error carrying the API's envelope. `resources/list`
 // is empty: the concrete resources are every published episode's, a set that changes with the
@@ -9,7 +9,7 @@
 import { MEDIA } from "../../src/shared/media-types.ts";
 import type { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import { episodeLinks, timedFormUrl, type Origins } from "../../src/shared/links.ts";
+import { urlOf, type Origins } from "../../src/shared/links.ts";
 import { ROUTES, type Operation, type RouteId } from "../../src/shared/routes.ts";
 import { TIMED_FORM_NAMES, TIMED_FORMS, type TimedForm } from "../../src/shared/timed.ts";
 import { envelopeOf, refusal, Refusal, type ApiReads, type Envelope, type Read } from "./api-reads.ts";
@@ -67,16 +67,16 @@ const TIMED_ROUTES: Record<TimedForm, RouteId> = {
 
 /** The resources of one episode, `{ref}` left as the template's variable. */
 function specsOf(reads: ApiReads, origins: Origins): ResourceSpec[] {
-  const links = episodeLinks(origins, { id: "{ref}", episodeNumber: null });
+  const template = (route: RouteId) => urlOf(origins, route);
   return [
-    { name: "episode", route: "getEpisode", uriTemplate: links.self, read: (ref, clock) => reads.body(ref, "json", clock) },
-    { name: "script", route: "getEpisodeScript", uriTemplate: links.script, read: (ref, clock) => reads.body(ref, "script", clock) },
-    { name: "transcript", route: "getEpisodeTranscript", uriTemplate: links.transcript, read: (ref, clock) => reads.body(ref, "transcript", clock) },
+    { name: "episode", route: "getEpisode", uriTemplate: template("getEpisode"), read: (ref, clock) => reads.body(ref, "json", clock) },
+    { name: "script", route: "getEpisodeScript", uriTemplate: template("getEpisodeScript"), read: (ref, clock) => reads.body(ref, "script", clock) },
+    { name: "transcript", route: "getEpisodeTranscript", uriTemplate: template("getEpisodeTranscript"), read: (ref, clock) => reads.body(ref, "transcript", clock) },
     ...TIMED_FORM_NAMES.map(
       (form): ResourceSpec => ({
         name: TIMED_FORMS[form].path,
         route: TIMED_ROUTES[form],
-        uriTemplate: timedFormUrl(links.self, form),
+        uriTemplate: template(TIMED_ROUTES[form]),
         read: (ref, clock) => reads.timed(ref, form, clock),
       }),
     ),
