@@ -2,7 +2,7 @@
 // synthesis trimmed to its speech, the segments joined with a fixed pause, where each one's speech
 // starts and ends in the joined audio, how far the MP3 encoder moves it, and the chapters carried
 // along with the segments they begin at. Pure: the steps that read and write files are in step.ts.
-import { toMilliseconds } from "../../src/shared/timed.ts";
+import { toMilliseconds } from "../../src/shared/duration.ts";
 
 /** Quieter than this is silence: what is trimmed, and what `ffmpeg -af silencedetect=n=-50dB` finds. */
 export const SILENCE_DB = -50;

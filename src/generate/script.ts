@@ -3,7 +3,7 @@
 // transcript is one line per spoken turn.
 import type { ScriptFile } from "../shared/schema/content.ts";
 import type { ScriptResource } from "../shared/schema/api.ts";
-import { toMilliseconds } from "../shared/timed.ts";
+import { toMilliseconds } from "../shared/duration.ts";
 import { judgeTimings, type KeptSegment, type TimingProblem } from "./timings.ts";
 
 type Hosts = { a: string; b: string };

@@ -2,7 +2,7 @@
 // are timed, and, when their times break a rule, which field breaks which. The build serves a part
 // whose times break a rule untimed and warns (src/generate/episode-writer.ts); `npm run publish` refuses the
 // folder (src/publish/validate.ts). Both name the field the same way.
-import { toMilliseconds } from "../shared/timed.ts";
+import { toMilliseconds } from "../shared/duration.ts";
 
 /** A spoken segment kept after its stage directions were removed, with its place in script.json. */
 export interface KeptSegment {

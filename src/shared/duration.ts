@@ -6,6 +6,11 @@ function parts(total: number): [h: number, m: number, s: number] {
   return [Math.floor(t / 3600), Math.floor((t % 3600) / 60), t % 60];
 }
 
+/** Seconds kept to the millisecond, as the script carries them (src/generate/timings.ts). */
+export function toMilliseconds(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}
+
 /** "0:05", "24:05", "1:02:03". */
 export function clockTime(seconds: number): string {
   const [h, m, s] = parts(seconds);

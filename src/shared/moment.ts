@@ -4,7 +4,7 @@
 // normal play time). One reading for the player, the episode page's route and oEmbed, and one
 // writing of a URL at a moment for the page's time links, the shim and search results
 // (functions/data/search.ts). Pure and small: the player bundles it inside its byte budget.
-import { toMilliseconds } from "./timed.ts";
+import { toMilliseconds } from "./duration.ts";
 
 /** Where to start, in seconds, and where to pause (null: play on). */
 export interface Moment {

@@ -40,11 +40,6 @@ interface TimedChapter {
   start: number;
 }
 
-/** Seconds kept to the millisecond, as the script carries them (src/generate/timings.ts). */
-export function toMilliseconds(seconds: number): number {
-  return Math.round(seconds * 1000) / 1000;
-}
-
 /** The script's segments when they are timed (every one has start and end), else null. */
 function timedSegments(script: ScriptResource): TimedSegment[] | null {
   const segments = script.segments;
