@@ -2,7 +2,8 @@
 // is one build, run through Astro's own `build()` (what `astro build` calls once it has read its
 // flags) with that build's variables, its log captured. Only the first build pays for loading Astro
 // and Vite; the command pays it on every build.
-import { rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { registerHooks } from "node:module";
 import path from "node:path";
 import { build } from "astro";
 import { buildsFolderOf } from "../../src/shared/node-builds.ts";
@@ -25,6 +26,20 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const baseEnv = { ...process.env };
 // The build registers exit listeners (its lock, folders to delete): several per build, many builds.
 process.setMaxListeners(0);
+
+// Astro imports the pages it bundled from <outDir>/.prerender/, the same path for every build of
+// one site: a second build of it would get the first build's modules from Node's module cache. Each
+// build imports them under a URL of its own, as a new process would.
+let builds = 0;
+registerHooks({
+  resolve(specifier, context, nextResolve) {
+    const resolved = nextResolve(specifier, context);
+    if (!resolved.url.startsWith("file:") || !resolved.url.includes("/.prerender/")) return resolved;
+    const url = new URL(resolved.url);
+    url.searchParams.set("build", String(builds));
+    return { ...resolved, url: url.href };
+  },
+});
 
 /**
  * What a build keeps on globalThis for the rest of its process (src/generate/site.ts,
@@ -62,13 +77,15 @@ async function captured(fn: () => Promise<void>): Promise<{ error: unknown; stdo
 }
 
 process.on("message", async (request: BuildRequest) => {
+  builds++;
   for (const key of PER_PROCESS) delete (globalThis as Record<symbol, unknown>)[key];
   setEnv(request.env);
   const { error, stdout, stderr } = await captured(() => build({ root: ROOT, outDir: request.outDir }));
   setEnv({});
   // The build's lock is released when its process exits; this one lives on, and a later build of
-  // the same site (an incremental one, by the command) must find it free.
-  rmSync(path.join(buildsFolderOf(request.outDir), ".lock"), { force: true });
+  // the same site (an incremental one, by the command) must find it free. Another process's lock stays.
+  const lock = path.join(buildsFolderOf(request.outDir), ".lock");
+  if (existsSync(lock) && readFileSync(lock, "utf8").trim() === String(process.pid)) rmSync(lock, { force: true });
   const reply: BuildReply = {
     id: request.id,
     ok: error === null,
