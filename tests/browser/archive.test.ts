@@ -11,7 +11,7 @@ import { episode, PODCAST, type EpisodeSpec } from "../support/fixture.ts";
 import { ARCHIVE_PAGE_SIZE } from "../../src/shared/archive.ts";
 import { launchChromium } from "./support/browser.ts";
 import { contrastRatio } from "./support/contrast.ts";
-import { galleryPath } from "./support/gallery.ts";
+import { GALLERY, galleryPath } from "./support/gallery.ts";
 import { silentMp3 } from "./support/mp3.ts";
 import { visitPage } from "./support/visit.ts";
 import { browserSite, type BrowserSite } from "./support/site.ts";
@@ -238,7 +238,7 @@ describe("the player", () => {
   }
 });
 
-describe("gallery", () => {
+describe.runIf(GALLERY)("gallery", () => {
   it("screenshots of the home and archive pages for the gallery", async () => {
     for (const scheme of ["light", "dark"] as const) {
       const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 900, height: 1200 } });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright";
 import { episode } from "../support/fixture.ts";
 import { launchChromium } from "./support/browser.ts";
-import { galleryPath } from "./support/gallery.ts";
+import { GALLERY, galleryPath } from "./support/gallery.ts";
 import { silentMp3 } from "./support/mp3.ts";
 import { visitPage } from "./support/visit.ts";
 import { browserSite, type BrowserSite } from "./support/site.ts";
@@ -90,7 +90,7 @@ describe("pages in the browser", () => {
     expect(at).toBeLessThan(1024);
   });
 
-  it("screenshots of an episode page for the gallery", async () => {
+  it.runIf(GALLERY)("screenshots of an episode page for the gallery", async () => {
     for (const scheme of ["light", "dark"] as const) {
       const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 900, height: 1400 } });
       const { page } = await visit(context, "/episodes/3");
