@@ -188,16 +188,26 @@ async function writeWhole(file: string, value: unknown): Promise<void> {
 
 /**
  * The site of this content (arguments as `makeSite`), built once per run: every suite that asks
- * for the same name and content, in either vitest project, gets the same folder. The first asker
- * builds it; the others wait for its marker file. Read-only: a suite that writes into its content
- * or its build, or whose subject is a second build, uses `makeSite`. `removeSite` leaves it; the
- * run's teardown removes it. Outside a vitest run, `makeSite`.
+ * for the same name and content, in either vitest project, gets the same folder. Read-only: a
+ * suite that writes into its content or its build, or whose subject is a second build, uses
+ * `makeSite` (or `copySite`). `removeSite` leaves it; the run's teardown removes it. Outside a
+ * vitest run, `makeSite`.
  */
 export async function sharedSite(name: string, episodes: EpisodeSpec[], env: Record<string, string> = {}, podcast?: Record<string, unknown>): Promise<Site> {
   const root = await provided("sharedSites");
   if (root === null) return makeSite(name, episodes, env, podcast);
-  const dir = path.join(root, siteKey(name, episodes, env, podcast));
-  const site: Site = { dir, contentDir: path.join(dir, "content"), distDir: path.join(dir, "dist"), build: { outDir: "", stdout: "", stderr: "" }, shared: true };
+  return builtOnce(path.join(root, siteKey(name, episodes, env, podcast)), name, async (site) => {
+    await writeContent(site.contentDir, episodes, podcast);
+    return fixtureBuild(site.contentDir, site.distDir, env);
+  });
+}
+
+/**
+ * The site in `dir`, made by `make` in the first process that asks; the others wait for its marker
+ * file and get the same folder.
+ */
+async function builtOnce(dir: string, name: string, make: (site: Site) => Promise<BuildResult>, contentDir = path.join(dir, "content")): Promise<Site> {
+  const site: Site = { dir, contentDir, distDir: path.join(dir, "dist"), build: { outDir: "", stdout: "", stderr: "" }, shared: true };
   const built = path.join(dir, "built.json");
   const failed = path.join(dir, "failed.json");
   const owner = await mkdir(dir).then(
@@ -209,8 +219,7 @@ export async function sharedSite(name: string, episodes: EpisodeSpec[], env: Rec
   );
   if (owner) {
     try {
-      await writeContent(site.contentDir, episodes, podcast);
-      site.build = await fixtureBuild(site.contentDir, site.distDir, env);
+      site.build = await make(site);
       await writeWhole(built, site.build);
       return site;
     } catch (e) {
@@ -236,12 +245,16 @@ export async function copySite(site: Site, name: string): Promise<Site> {
   return { dir, contentDir: path.join(dir, "content"), distDir: path.join(dir, "dist"), build: site.build };
 }
 
-/** Builds the repository's own demo content (./content) into a temporary folder. */
-export async function demoSite(name: string): Promise<Site> {
-  const dir = await tempDir(name);
+/** The repository's own demo content (./content), built once per run and shared read-only like `sharedSite`. */
+export async function demoSite(): Promise<Site> {
   const contentDir = path.join(ROOT, "content");
-  const distDir = path.join(dir, "dist");
-  return { dir, contentDir, distDir, build: await fixtureBuild(contentDir, distDir) };
+  const root = await provided("sharedSites");
+  if (root === null) {
+    const dir = await tempDir("demo");
+    const distDir = path.join(dir, "dist");
+    return { dir, contentDir, distDir, build: await fixtureBuild(contentDir, distDir) };
+  }
+  return builtOnce(path.join(root, "demo"), "demo", (site) => fixtureBuild(contentDir, site.distDir), contentDir);
 }
 
 export async function serveSite(site: Site, opts: Omit<ServeOptions, "distDir"> = {}): Promise<RunningServer> {
