@@ -2,9 +2,10 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * The HTTP suites that run a second time against the edge target (SHIM_TARGET=edge: serveSite in
- * tests/support/fixture.ts starts the Workers entry on workerd instead of the Node server). Not
- * here: build-errors and build-stamp (they test the build, not a server) and node-adapter (the
- * Node adapter itself).
+ * tests/support/fixture.ts starts the Workers entry on workerd instead of the Node server), on the
+ * same builds as the Node run (`sharedSite`, docs/testing.md). Not here: tests/build/ (the build,
+ * not a server) and the suites of the Node server's own parts (node-adapter, audio-hangups,
+ * list-bodies, live-build).
  */
 const SHARED_HTTP = [
   "tests/http/smoke.test.ts",
