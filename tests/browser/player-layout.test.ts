@@ -6,7 +6,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Frame, Page } from "playwright";
 import { episode } from "../support/fixture.ts";
-import { launchChromium } from "./support/browser.ts";
+import { BROWSER_FULL, launchChromium } from "./support/browser.ts";
 import { contrastRatio } from "./support/contrast.ts";
 import { GALLERY, galleryPath } from "./support/gallery.ts";
 import { silentMp3 } from "./support/mp3.ts";
@@ -23,8 +23,7 @@ const RTL_TITLE = "פרק על מפתחות הצפנה שדלפו ולמה שו�
  * and widest sizes, three of the hostile accents); `npm run test:browser-full` sets BROWSER_FULL=1
  * and checks all of them.
  */
-const FULL = process.env.BROWSER_FULL === "1";
-const WIDTHS = FULL ? [250, 320, 400, 600, 800, 1200] : [250, 1200];
+const WIDTHS = BROWSER_FULL ? [250, 320, 400, 600, 800, 1200] : [250, 1200];
 
 let browser: Browser;
 let fx: BrowserSite;
@@ -169,7 +168,7 @@ describe("themes and accents", () => {
     expect(contrastRatio(c.text, c.background)).toBeGreaterThanOrEqual(7);
   });
 
-  const HOSTILE = FULL ? ["ffffff", "000000", "ffff00", "00ff00", "777777", "16181c", "0B57D0", "ff00ff"] : ["ffffff", "000000", "ffff00"];
+  const HOSTILE = BROWSER_FULL ? ["ffffff", "000000", "ffff00", "00ff00", "777777", "16181c", "0B57D0", "ff00ff"] : ["ffffff", "000000", "ffff00"];
   for (const theme of ["light", "dark"]) {
     it(`(${theme}) any accent keeps text at 4.5:1 and controls and the focus ring at 3:1`, async () => {
       for (const accent of HOSTILE) {
