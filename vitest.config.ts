@@ -2,9 +2,10 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * The HTTP suites that run a second time against the edge target (SHIM_TARGET=edge: serveSite in
- * tests/support/fixture.ts starts the Workers entry on workerd instead of the Node server). Not
- * here: build-errors and build-stamp (they test the build, not a server) and node-adapter (the
- * Node adapter itself).
+ * tests/support/fixture.ts starts the Workers entry on workerd instead of the Node server), on the
+ * same builds as the Node run (`sharedSite`, docs/testing.md). Not here: tests/build/ (the build,
+ * not a server) and the suites of the Node server's own parts (node-adapter, audio-hangups,
+ * list-bodies, live-build).
  */
 const SHARED_HTTP = [
   "tests/http/smoke.test.ts",
@@ -53,7 +54,9 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    // Suites build their own sites; two at a time keeps a 2-core machine responsive.
+    // Once per run, for both projects: the build service and the shared sites (tests/support/global-setup.ts).
+    globalSetup: ["tests/support/global-setup.ts"],
+    // Two suites at a time keeps a 2-core machine responsive.
     maxWorkers: 2,
     projects: [
       {
@@ -67,7 +70,7 @@ export default defineConfig({
           include: ["tests/edge/**/*.test.ts", ...SHARED_HTTP, ...SHARED_BROWSER, "tests/fuzz/fuzz-smoke.test.ts"],
           env: { SHIM_TARGET: "edge", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
           // Bundles the Workers entry once for every suite of the project.
-          globalSetup: ["tests/edge/global-setup.ts"],
+          globalSetup: ["tests/support/global-setup.ts", "tests/edge/global-setup.ts"],
           ...(NODE_ONLY_TESTS.length > 0 ? { testNamePattern: new RegExp(`^(?!.*(?:${NODE_ONLY_TESTS.map(escape).join("|")}))`) } : {}),
         },
       },

@@ -1,5 +1,5 @@
 // npm run gallery: refreshes docs/gallery/ (the screenshots the README links) by running the browser
-// tests that take them, with GALLERY_DIR pointing there instead of tests/.tmp/gallery.
+// tests that take them with GALLERY_DIR pointing there; without it (npm test) they are skipped.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { command, ROOT } from "./cli.ts";

@@ -2,7 +2,7 @@
 // src/node/list-bodies.ts), written at the end of every build once the manifest's ETags are
 // known. Every body is read back from dist/, changed or not: the file is then a function of dist/
 // and the index alone, so an incremental build writes the same bytes as a clean one
-// (tests/http/build-incremental.test.ts), for a few hundred ms at 10,000 episodes from the page
+// (tests/build/build-incremental.test.ts), for a few hundred ms at 10,000 episodes from the page
 // cache (docs/performance.md).
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright";
 import { episode, PODCAST, type EpisodeSpec } from "../support/fixture.ts";
 import { ARCHIVE_PAGE_SIZE } from "../../src/shared/archive.ts";
-import { launchChromium } from "./support/browser.ts";
+import { crossSection, launchChromium } from "./support/browser.ts";
 import { contrastRatio } from "./support/contrast.ts";
-import { galleryPath } from "./support/gallery.ts";
+import { GALLERY, galleryPath } from "./support/gallery.ts";
 import { shiftWithScriptsLate, watchShifts } from "./support/layout-shift.ts";
 import { silentMp3 } from "./support/mp3.ts";
 import { visitPage } from "./support/visit.ts";
@@ -151,11 +151,12 @@ describe("the site's look", () => {
     await context.close();
   });
 
-  for (const scheme of ["light", "dark"] as const) {
+  // `npm test`: every page in one of the two schemes (crossSection); BROWSER_FULL: in both.
+  for (const [n, scheme] of (["light", "dark"] as const).entries()) {
     it(`axe-core finds no violations on the home, archive, episode and player pages, and no CSP violation (${scheme})`, async () => {
       const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1000, height: 900 } });
       const theme = scheme === "dark" ? "?theme=dark" : "";
-      for (const path of ["/", "/episodes", "/episodes?page=3", `/episodes/${PUBLISHED}`, `/embed/${PUBLISHED}${theme}`]) {
+      for (const path of crossSection(["/", "/episodes", "/episodes?page=3", `/episodes/${PUBLISHED}`, `/embed/${PUBLISHED}${theme}`], 2, n)) {
         const { page, cspErrors } = await visit(context, path);
         const result = await new AxeBuilder({ page }).analyze();
         expect(result.violations, path).toEqual([]);
@@ -221,7 +222,7 @@ describe("the player", () => {
   }
 });
 
-describe("gallery", () => {
+describe.runIf(GALLERY)("gallery", () => {
   it("screenshots of the home and archive pages for the gallery", async () => {
     for (const scheme of ["light", "dark"] as const) {
       const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 900, height: 1200 } });

@@ -6,8 +6,8 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright";
 import { episode } from "../support/fixture.ts";
-import { launchChromium } from "./support/browser.ts";
-import { galleryPath } from "./support/gallery.ts";
+import { crossSection, launchChromium } from "./support/browser.ts";
+import { GALLERY, galleryPath } from "./support/gallery.ts";
 import { silentMp3 } from "./support/mp3.ts";
 import { visitPage } from "./support/visit.ts";
 import { browserSite, type BrowserSite } from "./support/site.ts";
@@ -58,10 +58,11 @@ afterAll(async () => {
 const visit = (context: BrowserContext, path: string) => visitPage(context, `${fx.origin}${path}`);
 
 describe("pages in the browser", () => {
-  for (const scheme of ["light", "dark"] as const) {
+  // `npm test`: every page in one of the two schemes (crossSection); BROWSER_FULL: in both.
+  for (const [n, scheme] of (["light", "dark"] as const).entries()) {
     it(`axe-core finds no violations on the episode, home, terms and not-found pages (${scheme})`, async () => {
       const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1000, height: 900 } });
-      for (const path of ["/episodes/3", "/", "/terms", "/episodes/404"]) {
+      for (const path of crossSection(["/episodes/3", "/", "/terms", "/episodes/404"], 2, n)) {
         const { page, cspErrors } = await visit(context, path);
         const result = await new AxeBuilder({ page }).analyze();
         expect(result.violations, path).toEqual([]);
@@ -90,7 +91,7 @@ describe("pages in the browser", () => {
     expect(at).toBeLessThan(1024);
   });
 
-  it("screenshots of an episode page for the gallery", async () => {
+  it.runIf(GALLERY)("screenshots of an episode page for the gallery", async () => {
     for (const scheme of ["light", "dark"] as const) {
       const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 900, height: 1400 } });
       const { page } = await visit(context, "/episodes/3");

@@ -1,7 +1,7 @@
 // The OpenAPI document of the demo content: valid OpenAPI 3.1 for two independent validators
 // (Redocly's recommended ruleset, swagger-parser), and its examples are real responses.
 import { execFile } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import SwaggerParser from "@apidevtools/swagger-parser";
@@ -10,7 +10,7 @@ import type { RunningServer } from "../../functions/node/main.ts";
 import { Router } from "../../functions/router.ts";
 import { BUILD_FILES } from "../../src/shared/layout.ts";
 import { ROUTES, type Route } from "../../src/shared/routes.ts";
-import { demoSite, removeSite, ROOT, serveSite, type Site } from "../support/fixture.ts";
+import { demoSite, removeSite, ROOT, serveSite, tempDir, type Site } from "../support/fixture.ts";
 import { ContractChecker, exchange } from "./support/contract.ts";
 
 const run = promisify(execFile);
@@ -22,7 +22,7 @@ let doc: Obj;
 let docFile: string;
 
 beforeAll(async () => {
-  site = await demoSite("openapi-demo");
+  site = await demoSite();
   docFile = path.join(site.distDir, BUILD_FILES.openapi);
   doc = JSON.parse(await readFile(docFile, "utf8"));
   server = await serveSite(site);
@@ -66,10 +66,12 @@ describe("the OpenAPI document of the demo content", () => {
     broken.paths["/v1"].head.operationId = broken.paths["/v1"].get.operationId;
     delete broken.paths["/v1/episodes"].get.summary;
     broken.components.responses.Episode.content["application/json"].examples.example1.value.id = 42;
-    const file = path.join(site.dir, "broken-openapi.json");
+    const dir = await tempDir("broken-openapi");
+    const file = path.join(dir, "broken-openapi.json");
     await writeFile(file, JSON.stringify(broken));
     const rules = (await lint(file)).problems.filter((p) => p.severity === "error").map((p) => p.ruleId);
     expect(rules).toEqual(expect.arrayContaining(["operation-operationId-unique", "operation-summary", "no-invalid-media-type-examples"]));
+    await rm(dir, { recursive: true, force: true });
   });
 
   it("swagger-parser validates it as OpenAPI 3.1, and refuses a broken copy", async () => {

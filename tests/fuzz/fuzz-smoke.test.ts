@@ -6,7 +6,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ON_EDGE } from "../support/edge.ts";
-import { episode, makeSite, removeSite, script, serveSite, timedScript, type Site } from "../support/fixture.ts";
+import { episode, sharedSite, removeSite, script, serveSite, timedScript, type Site } from "../support/fixture.ts";
 import { descendantsRss, formatReport, runFuzz, siteFacts, type FuzzReport, type Invariant } from "../support/fuzz-core.ts";
 import { startFuzzServer } from "../support/fuzz-server.ts";
 import { longTone, NO_LIMITS, TONE } from "../support/http.ts";
@@ -26,7 +26,7 @@ let url: string;
 let report: FuzzReport;
 
 beforeAll(async () => {
-  site = await makeSite("fuzz", [
+  site = await sharedSite("fuzz", [
     { episode: episode({ episodeNumber: 1, topics: { domains: ["general", "ai"], concepts: [], entities: [] } }), script: timedScript(), audio: TONE },
     { episode: episode({ episodeNumber: 2 }), script: script([["a", "Long one."], ["b", "Yes."]]), audio: longTone(40) },
     { episode: episode({ episodeNumber: null, title: "No number, café" }), script: "{ not json", audio: TONE },

@@ -6,7 +6,7 @@ import { openFilesUnder } from "../support/open-files.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { strongEtag } from "../../src/shared/etag.ts";
-import { episode, makeSite, PODCAST, removeSite, serveSite, type Site } from "../support/fixture.ts";
+import { episode, sharedSite, PODCAST, removeSite, serveSite, type Site } from "../support/fixture.ts";
 import { call, expectError, json, longTone, NO_LIMITS, partsOf, sameBytes, TONE, type Reply } from "../support/http.ts";
 
 const SHOW = { ...PODCAST, title: "Signal and Noise", slug: "signal-and-noise" };
@@ -27,7 +27,7 @@ let site: Site;
 let server: RunningServer;
 
 beforeAll(async () => {
-  site = await makeSite(
+  site = await sharedSite(
     "audio",
     [
       { episode: ascii, audio: TONE },

@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
-import { episode, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
+import { episode, sharedSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { NO_LIMITS, rawRequest, sameBytes, TONE, type RawReply } from "../support/http.ts";
 import { launchChromium } from "../browser/support/browser.ts";
 
@@ -25,7 +25,7 @@ let site: Site;
 let server: RunningServer;
 
 beforeAll(async () => {
-  site = await makeSite("compression", [{ episode: one, script: script(LINES), audio: TONE }, { episode: two }]);
+  site = await sharedSite("compression", [{ episode: one, script: script(LINES), audio: TONE }, { episode: two }]);
   server = await serveSite(site, { env: NO_LIMITS });
 });
 afterAll(async () => {

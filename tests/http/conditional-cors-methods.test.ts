@@ -4,7 +4,7 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
-import { episode, makeSite, PODCAST, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
+import { episode, sharedSite, PODCAST, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { call, expectCors, expectError, expectLicense, NO_LIMITS, stableHeaders, TONE, type Reply } from "../support/http.ts";
 
 const TERMS = "https://terms.example.test/podcast";
@@ -16,7 +16,7 @@ let site: Site;
 let server: RunningServer;
 
 beforeAll(async () => {
-  site = await makeSite(
+  site = await sharedSite(
     "cross",
     [
       { episode: one, script: script(), audio: TONE },

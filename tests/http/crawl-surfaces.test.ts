@@ -7,7 +7,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
-import { clock, episode, makeSite, PODCAST, removeSite, script, serveSite, timedScript, type EpisodeSpec, type Site } from "../support/fixture.ts";
+import { clock, episode, sharedSite, PODCAST, removeSite, script, serveSite, timedScript, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { call, expectCors, json, NO_LIMITS, type Reply } from "../support/http.ts";
 
 const API = "https://api.example.test";
@@ -35,7 +35,7 @@ let server: RunningServer;
 const c = clock(NOW0);
 
 beforeAll(async () => {
-  site = await makeSite("crawl", specs, { API_BASE_URL: API, SITE_URL: SITE });
+  site = await sharedSite("crawl", specs, { API_BASE_URL: API, SITE_URL: SITE });
   server = await serveSite(site, { now: c.now, env: NO_LIMITS });
 });
 afterAll(async () => {

@@ -4,13 +4,13 @@
 // pause between turns lies inside a cue. The demo content is built and served by the real build and
 // server; the cues are read by ffmpeg's WebVTT demuxer. Needs ffmpeg only (not espeak-ng or lame).
 import { execFile } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { SILENCE_DB } from "../../scripts/demo-audio/timeline.ts";
-import { demoSite, removeSite, serveSite, type Site } from "../support/fixture.ts";
+import { demoSite, removeSite, serveSite, tempDir, type Site } from "../support/fixture.ts";
 import { call, json, NO_LIMITS } from "../support/http.ts";
 
 const run = promisify(execFile);
@@ -32,15 +32,19 @@ interface Span {
 }
 
 let site: Site;
+/** Where the served transcripts and audio are written for the independent parsers. */
+let work: string;
 let server: RunningServer;
 
 beforeAll(async () => {
-  site = await demoSite("demo-timings");
+  site = await demoSite();
+  work = await tempDir("demo-timings");
   server = await serveSite(site, { env: NO_LIMITS });
 });
 afterAll(async () => {
   await server?.close();
   await removeSite(site);
+  if (work) await rm(work, { recursive: true, force: true });
 });
 
 /** The cues of a WebVTT file as ffmpeg's WebVTT demuxer reads them. */
@@ -108,8 +112,8 @@ async function served(): Promise<Served[]> {
     expect(vtt.status, `episode ${ref}: transcript.vtt`).toBe(200);
     const mp3 = await call(server.url, `/v1/episodes/${ref}/audio`);
     expect(mp3.status, `episode ${ref}: audio`).toBe(200);
-    const vttFile = path.join(site.dir, `${ref}.vtt`);
-    const mp3File = path.join(site.dir, `${ref}.mp3`);
+    const vttFile = path.join(work, `${ref}.vtt`);
+    const mp3File = path.join(work, `${ref}.mp3`);
     await writeFile(vttFile, vtt.bytes);
     await writeFile(mp3File, mp3.bytes);
     out.push({ ref, cues: await cuesOf(vttFile), mp3File });

@@ -1,7 +1,7 @@
 // GET /v1: the discovery document (docs/api.md#get-v1), and unknown paths under /v1 (docs/api.md#api-routes).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
-import { episode, makeSite, PODCAST, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
+import { episode, sharedSite, PODCAST, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { call, expectCors, expectError, expectLicense, json } from "../support/http.ts";
 
 const API = "https://api.example.test";
@@ -13,7 +13,7 @@ let server: RunningServer;
 let tuned: RunningServer;
 
 beforeAll(async () => {
-  site = await makeSite(
+  site = await sharedSite(
     "discovery",
     [{ episode: episode({ episodeNumber: 1 }), script: script() }],
     { API_BASE_URL: API, SITE_URL: SITE },

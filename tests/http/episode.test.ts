@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { episodeResource } from "../../src/shared/schema/api.ts";
-import { episode, HOSTS, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
+import { episode, fixtureId, HOSTS, sharedSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { call, expectBadParameter, expectError, json, NO_LIMITS, TONE } from "../support/http.ts";
 
 const API = "https://api.example.test";
@@ -27,7 +27,7 @@ const full = episode({
   topics: { domains: ["ai", "security"], concepts: ["keys"], entities: ["acme"] },
 });
 const minimal = {
-  id: randomUUID(),
+  id: fixtureId("minimal"),
   episodeNumber: 8,
   title: "Minimal episode",
   publishedAt: "2026-03-02T00:00:00+01:00",
@@ -41,7 +41,7 @@ let site: Site;
 let server: RunningServer;
 
 beforeAll(async () => {
-  site = await makeSite(
+  site = await sharedSite(
     "episode",
     [
       { episode: full, script: script(), audio: TONE },

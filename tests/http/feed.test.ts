@@ -17,7 +17,7 @@ import { GENERATOR } from "../../functions/routes/feed.ts";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { podcastGuid } from "../../src/shared/uuid-v5.ts";
 import { appleFeedProblems } from "../support/apple-podcasts.ts";
-import { clock, episode, makeSite, PODCAST, removeSite, script, serveSite, type EpisodeSpec, type Site } from "../support/fixture.ts";
+import { clock, episode, sharedSite, PODCAST, removeSite, script, serveSite, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { call, expectCors, expectLicense, json, NO_LIMITS, TONE } from "../support/http.ts";
 import jsonFeedSchema from "../support/json-feed-1.1.schema.json" with { type: "json" };
 
@@ -85,7 +85,7 @@ const c = clock(NOW0);
 const HUB = "https://hub.example.test/websub";
 
 beforeAll(async () => {
-  site = await makeSite("feed", specs, {}, SHOW);
+  site = await sharedSite("feed", specs, {}, SHOW);
   server = await serveSite(site, { now: c.now, env: NO_LIMITS });
   limited = await serveSite(site, { now: () => NOW0, env: { ...NO_LIMITS, FEED_LIMIT: "2" } });
   // Its clock stands still, so it never announces (tests/http/announce-schedule.test.ts does).

@@ -1,7 +1,7 @@
 // GET /v1/episodes (docs/api.md#get-v1episodes): order, limit, domain, since, keyset cursors and their errors.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
-import { episode, makeSite, removeSite, serveSite, type EpisodeSpec, type Site } from "../support/fixture.ts";
+import { episode, sharedSite, removeSite, serveSite, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { call, expectBadParameter, json, NO_LIMITS } from "../support/http.ts";
 
 const DAY = 86_400_000;
@@ -56,7 +56,7 @@ let site: Site;
 let server: RunningServer;
 
 beforeAll(async () => {
-  site = await makeSite("list", specs);
+  site = await sharedSite("list", specs);
   server = await serveSite(site, { now: () => NOW, env: NO_LIMITS });
 });
 afterAll(async () => {
@@ -253,7 +253,7 @@ describe("GET /v1/episodes: cursors across a rebuild", () => {
       episode({ episodeNumber: 91, publishedAt: at(p(order[5]!) - 1000) }),
       episode({ episodeNumber: 92, publishedAt: at(p(order[12]!) - 1000) }),
     ];
-    const rebuilt = await makeSite("list-rebuild", [...specs, ...added.map((e) => ({ episode: e }))]);
+    const rebuilt = await sharedSite("list-rebuild", [...specs, ...added.map((e) => ({ episode: e }))]);
     const next = await serveSite(rebuilt, { now: () => NOW, env: NO_LIMITS });
     try {
       const ids: string[] = [];
@@ -291,7 +291,7 @@ describe("GET /v1/episodes: the list page's ETag across rebuilds", () => {
     const before = await tagOf(server.url);
     const third = before.ids[2]!;
     const edited = specs.map((s) => (s.episode.id === third ? { ...s, episode: { ...s.episode, title: "An edited title" } } : s));
-    const sites = [await makeSite("list-etag-same", specs), await makeSite("list-etag-edit", edited)];
+    const sites = [await sharedSite("list-etag-same", specs), await sharedSite("list-etag-edit", edited)];
     const servers = await Promise.all(sites.map((site) => serveSite(site, { now: () => NOW, env: NO_LIMITS })));
     try {
       const same = await tagOf(servers[0]!.url);

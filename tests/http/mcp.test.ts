@@ -14,7 +14,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { Router } from "../../functions/router.ts";
-import { clock, episode, HOSTS, makeSite, PODCAST, removeSite, script, serveSite, timedScript, type EpisodeSpec, type Site } from "../support/fixture.ts";
+import { clock, episode, HOSTS, sharedSite, PODCAST, removeSite, script, serveSite, timedScript, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { call, expectCors, expectError, json, NO_LIMITS } from "../support/http.ts";
 import { field } from "../support/rate-limit.ts";
 
@@ -83,7 +83,7 @@ const limitedClock = clock(NOW0);
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  site = await makeSite("mcp", specs);
+  site = await sharedSite("mcp", specs);
   server = await serveSite(site, { now: c.now, env: NO_LIMITS });
   limited = await serveSite(site, { now: limitedClock.now, env: { RATE_LIMIT_METADATA_PER_MIN: "3" } });
 });

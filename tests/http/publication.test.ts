@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { mediaFile } from "../../src/shared/layout.ts";
-import { clock, episode, makeSite, removeSite, script, serveSite, type EpisodeSpec, type Site } from "../support/fixture.ts";
+import { clock, copySite, episode, sharedSite, removeSite, script, serveSite, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { call, expectError, json, NO_LIMITS, sameBytes, TONE } from "../support/http.ts";
 
 const MIN = 60_000;
@@ -49,18 +49,20 @@ function expectedOrder(now: number): string[] {
 
 let site: Site;
 const servers: RunningServer[] = [];
+const copies: Site[] = [];
 
 beforeAll(async () => {
-  site = await makeSite("publication", specs);
+  site = await sharedSite("publication", specs);
 });
 afterAll(async () => {
   for (const s of servers) await s.close();
   await removeSite(site);
+  for (const c of copies) await removeSite(c);
 });
 
-async function serveAt(start: number) {
+async function serveAt(start: number, from: Site = site) {
   const c = clock(start);
-  const server = await serveSite(site, { now: c.now, env: NO_LIMITS });
+  const server = await serveSite(from, { now: c.now, env: NO_LIMITS });
   servers.push(server);
   return { c, get: (p: string, init?: RequestInit) => call(server.url, p, init) };
 }
@@ -187,7 +189,10 @@ describe("drafts and episodes without publishedAt", () => {
 
 describe("an episode published before its audio", () => {
   it("serves its metadata, script and transcript and answers 404 not_found on audio until the file exists", async () => {
-    const { get } = await serveAt(NOW0);
+    // The operator writes into the build: a copy of the suite's own.
+    const own = await copySite(site, "publication-late");
+    copies.push(own);
+    const { get } = await serveAt(NOW0, own);
     expect((await get("/v1/episodes/302")).status).toBe(200);
     expect((await get("/v1/episodes/302/script")).status).toBe(200);
     expect((await get("/v1/episodes/302/transcript")).status).toBe(200);
@@ -196,7 +201,7 @@ describe("an episode published before its audio", () => {
     expect((await get("/v1/episodes/302/audio", { method: "HEAD" })).status).toBe(404);
 
     // The operator uploads the audio: no rebuild, the route answers.
-    await writeFile(path.join(site.distDir, mediaFile(LATE_KEY)), TONE);
+    await writeFile(path.join(own.distDir, mediaFile(LATE_KEY)), TONE);
     const r = await get("/v1/episodes/302/audio");
     expect(r.status).toBe(200);
     expect(sameBytes(r.bytes, TONE)).toBe(true);

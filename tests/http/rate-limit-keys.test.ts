@@ -5,7 +5,7 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
-import { clock, episode, makeSite, removeSite, serveSite, type Site } from "../support/fixture.ts";
+import { clock, episode, sharedSite, removeSite, serveSite, type Site } from "../support/fixture.ts";
 import { ON_EDGE } from "../support/edge.ts";
 import { call, expectCors, expectError, json, TONE, type Reply } from "../support/http.ts";
 import { expectLimited, field, spend } from "../support/rate-limit.ts";
@@ -33,7 +33,7 @@ const proxiedClock = clock(T);
 const directClock = clock(T);
 
 beforeAll(async () => {
-  site = await makeSite("ratelimit-keys", [{ episode: ep, audio: TONE }]);
+  site = await sharedSite("ratelimit-keys", [{ episode: ep, audio: TONE }]);
   proxied = await serveSite(site, { now: proxiedClock.now, env: { TRUST_PROXY: "1" }, ...(IPV6 ? { host: "::1" } : {}) });
   direct = await serveSite(site, { now: directClock.now, ...(IPV6 ? { host: "::1" } : {}) });
 });

@@ -4,7 +4,7 @@
 // injected clock, never by sleeping.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
-import { clock, episode, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
+import { clock, episode, sharedSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { call, expectCors, expectError, expectLicense, json, stableHeaders, TONE, type Reply } from "../support/http.ts";
 import { expectLimited, field, spend } from "../support/rate-limit.ts";
 
@@ -20,7 +20,7 @@ const proxiedClock = clock(T);
 const directClock = clock(T);
 
 beforeAll(async () => {
-  site = await makeSite("ratelimit", [{ episode: ep, script: script(), audio: TONE }]);
+  site = await sharedSite("ratelimit", [{ episode: ep, script: script(), audio: TONE }]);
   proxied = await serveSite(site, { now: proxiedClock.now, env: { TRUST_PROXY: "1" } });
   direct = await serveSite(site, { now: directClock.now, env: { RATE_LIMIT_METADATA_PER_MIN: "5", RATE_LIMIT_AUDIO_PER_MIN: "2" } });
 });

@@ -7,7 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
-import { episode, makeSite, PODCAST, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
+import { episode, sharedSite, PODCAST, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { NO_LIMITS, sameBytes, TONE } from "../support/http.ts";
 
 const run = promisify(execFile);
@@ -39,7 +39,7 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), "real-clients-"));
   // The audioUrl must point at this server: the site URL is only known once a port is chosen, so
   // the build uses a placeholder and the tests read the path from it.
-  site = await makeSite("real-clients", [{ episode: ep, script: script(), audio: TONE }], {}, SHOW);
+  site = await sharedSite("real-clients", [{ episode: ep, script: script(), audio: TONE }], {}, SHOW);
   server = await serveSite(site, { env: NO_LIMITS });
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { scriptResource } from "../../src/shared/schema/api.ts";
-import { episode, HOSTS, makeSite, removeSite, serveSite, type Site } from "../support/fixture.ts";
+import { episode, HOSTS, sharedSite, removeSite, serveSite, type Site } from "../support/fixture.ts";
 import { call, expectError, json, NO_LIMITS } from "../support/http.ts";
 
 const spoken = episode({ episodeNumber: 1, title: "Spoken" });
@@ -40,7 +40,7 @@ let site: Site;
 let server: RunningServer;
 
 beforeAll(async () => {
-  site = await makeSite("script", [
+  site = await sharedSite("script", [
     { folder: "spoken", episode: spoken, script: SCRIPT },
     { folder: "no-script", episode: noScript },
     { folder: "not-json", episode: notJson, script: "{ this is not json" },

@@ -3,14 +3,14 @@ import { once } from "node:events";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { episode, makeSite, removeSite, ROOT, script, serveSite, type Site } from "../support/fixture.ts";
+import { episode, sharedSite, removeSite, ROOT, script, serveSite, type Site } from "../support/fixture.ts";
 import type { RunningServer } from "../../functions/node/main.ts";
 
 let site: Site;
 let server: RunningServer;
 
 beforeAll(async () => {
-  site = await makeSite("smoke", [{ episode: episode({ episodeNumber: 1 }), script: script() }]);
+  site = await sharedSite("smoke", [{ episode: episode({ episodeNumber: 1 }), script: script() }]);
   server = await serveSite(site);
 });
 afterAll(async () => {

@@ -19,7 +19,7 @@ import type { RunningServer } from "../../functions/node/main.ts";
 import { etagOf } from "../../src/shared/etag.ts";
 import { jsonChapters, jsonTranscript, scriptResource } from "../../src/shared/schema/api.ts";
 import { launchChromium } from "../browser/support/browser.ts";
-import { clock, episode, HOSTS, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
+import { clock, episode, HOSTS, sharedSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { call, expectCors, expectError, expectLicense, json, NO_LIMITS, rawRequest, stableHeaders, TONE, type Reply } from "../support/http.ts";
 import { expectLimited, field } from "../support/rate-limit.ts";
 
@@ -80,7 +80,7 @@ let site: Site;
 let server: RunningServer;
 
 beforeAll(async () => {
-  site = await makeSite("timed", [
+  site = await sharedSite("timed", [
     { folder: "timed", episode: timed, script: TIMED_SCRIPT, audio: TONE },
     { folder: "untimed", episode: untimed, script: script([["a", "No times."], ["b", "None."]]), audio: TONE },
     {

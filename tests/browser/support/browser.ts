@@ -6,6 +6,17 @@ import { chromium, type Browser } from "playwright";
 
 export const CHROMIUM = "/usr/bin/chromium";
 
+/**
+ * `npm run test:browser-full` (BROWSER_FULL=1): the browser suites check every case of their
+ * matrices; `npm test` checks a cross-section of each (docs/testing.md).
+ */
+export const BROWSER_FULL = process.env.BROWSER_FULL === "1";
+
+/** Under `npm test`, the items at `offset`, `offset + step`, …; with BROWSER_FULL, all of them. */
+export function crossSection<T>(items: T[], step: number, offset: number): T[] {
+  return BROWSER_FULL ? items : items.filter((_, i) => i % step === offset);
+}
+
 export function ensureChromium(): string {
   if (existsSync(CHROMIUM)) return CHROMIUM;
   if (process.getuid?.() === 0) {

@@ -12,7 +12,7 @@ import { strongEtag } from "../../src/shared/etag.ts";
 import { BUILD_FILES, episodeFile, MEDIA_DIR } from "../../src/shared/layout.ts";
 import { nodeEtag } from "../../src/node/etag.ts";
 import type { BuildIndex } from "../../src/shared/schema/build-index.ts";
-import { build, episode, makeSite, removeSite, tempDir, writeContent, type EpisodeSpec, type Site } from "../support/fixture.ts";
+import { episode, fixtureBuild, makeSite, removeSite, tempDir, writeContent, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { TONE } from "../support/http.ts";
 
 const PUBLIC = "https://cdn.example/podcast";
@@ -122,7 +122,7 @@ async function failingBuild(name: string, specs: EpisodeSpec[], env: Record<stri
   dirs.push(dir);
   const contentDir = path.join(dir, "content");
   await writeContent(contentDir, specs);
-  const error = await build(contentDir, path.join(dir, "dist"), env).then(
+  const error = await fixtureBuild(contentDir, path.join(dir, "dist"), env).then(
     () => null,
     (e: { stdout?: string; stderr?: string; code?: number }) => e,
   );

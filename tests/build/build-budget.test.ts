@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uploadFiles } from "../../src/generate/file-budget.ts";
 import { BUILD_FILES } from "../../src/shared/layout.ts";
 import { BUILD_ID, buildsFolderOf } from "../../src/node/builds.ts";
-import { build, episode, makeSite, removeSite, script, tempDir, writeContent, type EpisodeSpec, type Site } from "../support/fixture.ts";
+import { episode, fixtureBuild, makeSite, removeSite, script, tempDir, writeContent, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { TONE } from "../support/http.ts";
 
 const SPECS: EpisodeSpec[] = [{ episode: episode(), script: script(), audio: TONE }, { episode: episode() }];
@@ -30,7 +30,7 @@ async function buildWith(name: string, env: Record<string, string>) {
   const contentDir = path.join(dir, "content");
   const distDir = path.join(dir, "dist");
   await writeContent(contentDir, SPECS);
-  return build(contentDir, distDir, env).then(
+  return fixtureBuild(contentDir, distDir, env).then(
     (r) => ({ failed: false, code: 0, out: `${r.stdout}\n${r.stderr}`, distDir }),
     (e: { stdout?: string; stderr?: string; code?: number }) => ({ failed: true, code: e.code, out: `${e.stdout ?? ""}\n${e.stderr ?? ""}`, distDir }),
   );

@@ -2,11 +2,13 @@
 // build code and variables it renders only what changed, and its dist/ is byte for byte what a
 // clean build of the same content gives. One content folder is changed step by step; after each
 // step the incremental dist/ is compared, file by file, with a clean build into another folder.
+// The builds are the run's fixture builds (tests/support/build-service.ts, the command's build byte
+// for byte: tests/build/build-service.test.ts), but for the flag --clean, which is the command's.
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_FILES, episodeFile, SITE_FILES } from "../../src/shared/layout.ts";
-import { build, episode, HOSTS, script, tempDir, timedScript, writeContent, type EpisodeSpec } from "../support/fixture.ts";
+import { build, episode, fixtureBuild, HOSTS, script, tempDir, timedScript, writeContent, type EpisodeSpec } from "../support/fixture.ts";
 
 let dir: string;
 let contentDir: string;
@@ -33,7 +35,7 @@ async function filesOf(root: string): Promise<Map<string, Buffer>> {
 /** The incremental dist/ against a clean build of the same content and variables, file by file. */
 async function expectEqualToClean(env: Record<string, string> = {}): Promise<void> {
   const clean = path.join(dir, `clean-${Date.now()}`);
-  await build(contentDir, clean, env);
+  await fixtureBuild(contentDir, clean, env);
   const [got, want] = await Promise.all([filesOf(dist), filesOf(clean)]);
   // Among them the files written from all episodes, changed or not: the index and the list's bodies in one file.
   expect(want.has(BUILD_FILES.listBodies)).toBe(true);
@@ -51,14 +53,14 @@ beforeAll(async () => {
   contentDir = path.join(dir, "content");
   dist = path.join(dir, "dist");
   await writeContent(contentDir, [...specs, draft]);
-  const first = await build(contentDir, dist);
+  const first = await fixtureBuild(contentDir, dist);
   expect(log(first)).toMatch(/clean build: 6 episodes/);
 });
 afterAll(() => (dir === undefined ? undefined : rm(dir, { recursive: true, force: true })));
 
 describe("incremental build", () => {
   it("with nothing changed, renders no episode again and leaves dist/ as a clean build", async () => {
-    const r = await build(contentDir, dist);
+    const r = await fixtureBuild(contentDir, dist);
     expect(log(r)).toMatch(/incremental build: 0 of 6 episodes changed/);
     await expectEqualToClean();
   });
@@ -66,7 +68,7 @@ describe("incremental build", () => {
   it("after one episode is added, renders only it, and dist/ equals a clean build", async () => {
     const added: EpisodeSpec = { folder: "ep-new", episode: episode({ episodeNumber: 7, title: "Added" }), script: script() };
     await writeContent(contentDir, [...specs, draft, added]);
-    const r = await build(contentDir, dist);
+    const r = await fixtureBuild(contentDir, dist);
     expect(log(r)).toMatch(/incremental build: 1 of 7 episodes changed/);
     expect(JSON.parse(await readFile(path.join(dist, BUILD_FILES.index), "utf8")).episodes.map((e: { n: number }) => e.n)).toContain(7);
     await expectEqualToClean();
@@ -76,7 +78,7 @@ describe("incremental build", () => {
     const file = path.join(contentDir, "episodes", "ep-2", "episode.json");
     const ep = JSON.parse(await readFile(file, "utf8"));
     await writeFile(file, JSON.stringify({ ...ep, title: "Edited title", episodeNumber: 30 }));
-    const r = await build(contentDir, dist);
+    const r = await fixtureBuild(contentDir, dist);
     expect(log(r)).toMatch(/incremental build: 1 of 7 episodes changed/);
     await expect(readFile(path.join(dist, episodeFile("3", "json")))).rejects.toThrow();
     await expect(readFile(path.join(dist, SITE_FILES.page("3")))).rejects.toThrow();
@@ -87,7 +89,7 @@ describe("incremental build", () => {
   it("after an episode's script is edited, dist/ equals a clean build", async () => {
     // Untimed before, timed now.
     await writeFile(path.join(contentDir, "episodes", "ep-4", "script.json"), JSON.stringify(timedScript([["b", "A new line."]])));
-    const r = await build(contentDir, dist);
+    const r = await fixtureBuild(contentDir, dist);
     expect(log(r)).toMatch(/incremental build: 1 of 7 episodes changed/);
     expect(await readFile(path.join(dist, episodeFile("5", "transcript")), "utf8")).toBe(`${HOSTS.b}: A new line.\n`);
     await expectEqualToClean();
@@ -100,7 +102,7 @@ describe("incremental build", () => {
     const timed = JSON.parse(await readFile(file, "utf8"));
     timed.segments[1].end += 0.5;
     await writeFile(file, JSON.stringify(timed));
-    const r = await build(contentDir, dist);
+    const r = await fixtureBuild(contentDir, dist);
     expect(log(r)).toMatch(/incremental build: 1 of 7 episodes changed/);
     expect((await tags()).equals(before)).toBe(false);
     await expectEqualToClean();
@@ -108,7 +110,7 @@ describe("incremental build", () => {
 
   it("after an episode is deleted, its files go (compressed variants too) and dist/ equals a clean build", async () => {
     await rm(path.join(contentDir, "episodes", "ep-0"), { recursive: true });
-    const r = await build(contentDir, dist);
+    const r = await fixtureBuild(contentDir, dist);
     expect(log(r)).toMatch(/incremental build: 0 of 6 episodes changed/);
     for (const rel of [episodeFile("1", "json"), SITE_FILES.page("1"), SITE_FILES.embed("1"), SITE_FILES.oembed("1")]) {
       await expect(readFile(path.join(dist, rel)), rel).rejects.toThrow();
@@ -118,10 +120,10 @@ describe("incremental build", () => {
 
   it("after SITE_URL changes, builds clean, and dist/ equals a clean build with it", async () => {
     const env = { SITE_URL: "https://show.example" };
-    const r = await build(contentDir, dist, env);
+    const r = await fixtureBuild(contentDir, dist, env);
     expect(log(r)).toMatch(/clean build: 6 episodes/);
     await expectEqualToClean(env);
-    await build(contentDir, dist); // back to the default for the next steps
+    await fixtureBuild(contentDir, dist); // back to the default for the next steps
   });
 
   it("when the last build was made by other build code, builds clean: nothing of the old dist/ survives", async () => {
@@ -130,7 +132,7 @@ describe("incremental build", () => {
     const state = JSON.parse(await readFile(stateFile, "utf8"));
     await writeFile(stateFile, JSON.stringify({ ...state, key: "built-by-other-code" }));
     await writeFile(path.join(dist, "stray.html"), "left by the other code");
-    const r = await build(contentDir, dist);
+    const r = await fixtureBuild(contentDir, dist);
     expect(log(r)).toMatch(/clean build: 6 episodes/);
     await expect(readFile(path.join(dist, "stray.html"))).rejects.toThrow();
     await expectEqualToClean();
