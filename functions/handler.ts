@@ -7,6 +7,7 @@
 // ./timed-routes.ts, whose reads (./api-reads.ts) the MCP endpoint calls too. It imports nothing of
 // Node or Workers; each runtime's entry passes in its ports (./ports.ts), and
 // tests/unit/runtime-guard.test.ts keeps it so.
+import { HEADER } from "../src/shared/headers.ts";
 import type { ErrorCode } from "../src/shared/errors.ts";
 import { etagOf } from "../src/shared/etag.ts";
 import { API_PREFIX, BUILD_FILES } from "../src/shared/layout.ts";
@@ -130,7 +131,7 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
   /** The route's answer with the rate limit's headers, or 429 past the limit. */
   function counted(req: ShimRequest, apiLink: string | null, id: RouteId, at: RouteArgs, decision: RateDecision): ShimResponse | Promise<ShimResponse> {
     const limited = responseContext(req.method, apiLink, deps.runtimeEncodes, decision.headers);
-    if (!decision.allowed) return errorResponse(limited, "rate_limited", undefined, { "Retry-After": String(decision.retryAfter) });
+    if (!decision.allowed) return errorResponse(limited, "rate_limited", undefined, { [HEADER.retryAfter]: String(decision.retryAfter) });
     return routeAnswer(req, limited, id, at);
   }
 

@@ -7,6 +7,7 @@
 // bytes Node's parser rejects, a handler that throws after all) is answered by `shim.refuse`, so
 // even those carry the error envelope, CORS and, on API paths, the license Link. Nothing here
 // builds a body.
+import { HEADER } from "../../src/shared/headers.ts";
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { once } from "node:events";
 import type { Socket } from "node:net";
@@ -104,7 +105,7 @@ const socketClients = new WeakMap<Socket, RequestInfo>();
 
 /** The client of a request on `socket`, its key as clientKeyFrom gives it. */
 function clientOf(socket: Socket, request: NodeRequest, trustedHops: number): RequestInfo {
-  const forwardedFor = trustedHops === 0 ? null : request.headers.get("x-forwarded-for");
+  const forwardedFor = trustedHops === 0 ? null : request.headers.get(HEADER.xForwardedFor);
   if (forwardedFor !== null) return { clientIp: clientKeyFrom(socket.remoteAddress ?? "unknown", forwardedFor, trustedHops) };
   let client = socketClients.get(socket);
   if (client === undefined) socketClients.set(socket, (client = { clientIp: rateLimitKey(socket.remoteAddress ?? "unknown") }));
