@@ -8,14 +8,14 @@ import { ACCENT_PATTERN, paletteOf } from "../../src/shared/accent.ts";
 import { ARCHIVE_PAGE_SIZE, archivePageCount } from "../../src/shared/archive.ts";
 import { ARCHIVE_HEAD_MARKER, ARCHIVE_MARKER, ARCHIVE_TITLE, archiveParts, HOME_LIMIT, HOME_MARKER, homeList } from "../../src/shared/home.ts";
 import { escapeHtml } from "../../src/shared/html.ts";
-import { episodeLinks, oembedUrl } from "../../src/shared/links.ts";
+import { episodeLinks, oembedUrl, urlOf } from "../../src/shared/links.ts";
 import { momentOf, momentParam, urlAt } from "../../src/shared/moment.ts";
 import { factsOf, oembedOf, pageMomentOf, pageRefOf, parseOembedQuery, type OembedBody } from "../../src/shared/oembed.ts";
 import { parseRef } from "../../src/shared/refs.ts";
 import type { EpisodeResource } from "../../src/shared/schema/api.ts";
 import { episodeFile, SITE_FILES } from "../../src/shared/layout.ts";
 import type { IndexEntry } from "../../src/shared/schema/build-index.ts";
-import { contentTypeOf, TYPES } from "../../src/shared/media-types.ts";
+import { contentTypeOf, MEDIA, TYPES } from "../../src/shared/media-types.ts";
 import type { EpisodeIndex } from "../data/episode-index.ts";
 import { baseHeaders, bodyResponse, CACHE, errorResponse, withHeaders, type ResponseContext, type ShimRequest, type ShimResponse } from "../http/response.ts";
 import { ByteLru } from "../data/lru.ts";
@@ -216,7 +216,7 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     const moment = pageMomentOf(query.url);
     if (maxwidth === null && maxheight === null && moment === null) return bodyResponse(req, ctx, found.body, found.etag, TYPES.json, CACHE.resource);
     const base = JSON.parse(decoder.decode(found.body)) as OembedBody;
-    const embed = urlAt(episodeLinks(origins, { id: entry.id, episodeNumber: entry.n }).embed, moment);
+    const embed = urlAt(urlOf(origins, "embed", { ref: entry.ref }), moment);
     const body = encoder.encode(JSON.stringify(oembedOf(factsOf(base, embed), query.size)));
     return bodyResponse(req, ctx, body, await etag(body), TYPES.json, CACHE.resource);
   }
@@ -241,7 +241,8 @@ export function createSiteRoutes(deps: SiteRoutesDeps): SiteRoutes {
     const links = episodeLinks(origins, { id: entry.id, episodeNumber: entry.n });
     const attribute = (name: string, url: string) => `${name}="${escapeHtml(url)}"`;
     let body = spliceFirst(found.body, attribute("<iframe src", links.embed), attribute("<iframe src", urlAt(links.embed, moment)));
-    body = spliceFirst(body, attribute('type="application/json+oembed" href', links.oembed), attribute('type="application/json+oembed" href', oembedUrl(origins, urlAt(links.page, moment))));
+    const discovery = `type="${MEDIA.oembed}" href`;
+    body = spliceFirst(body, attribute(discovery, links.oembed), attribute(discovery, oembedUrl(origins, urlAt(links.page, moment))));
     const tag = `${found.etag.slice(0, -1)}-t${momentParam(moment)}"`;
     return bodyResponse(req, withHeaders(ctx, { [HEADER.contentSecurityPolicy]: csp.page }), body, tag, TYPES.html, CACHE.resource);
   }

@@ -121,6 +121,9 @@ export function parseOembedQuery(params: URLSearchParams): OembedQuery {
   return { ok: true, url: url.trim(), size: { maxwidth: pixels(params.get("maxwidth")), maxheight: pixels(params.get("maxheight")) } };
 }
 
+/** An episode page's path up to its reference (`/episodes/`), from the route table. */
+const PAGE_PREFIX = pathOf("episodePage").replace("{ref}", "");
+
 /**
  * The episode reference in an episode page URL of this site (`{site_url}/episodes/<ref>`, a query
  * or fragment tolerated), or null when the URL is not such a page. The reference is not yet
@@ -136,7 +139,7 @@ export function pageRefOf(pageUrl: string, siteUrl: string): string | null {
     return null;
   }
   if (u.origin !== site.origin || u.username !== "" || u.password !== "") return null;
-  const prefix = `${site.pathname.replace(/\/+$/, "")}${pathOf("episodePage").replace("{ref}", "")}`;
+  const prefix = `${site.pathname.replace(/\/+$/, "")}${PAGE_PREFIX}`;
   if (!u.pathname.startsWith(prefix)) return null;
   const ref = u.pathname.slice(prefix.length).replace(/\/$/, "");
   return ref === "" || ref.includes("/") ? null : ref;
