@@ -58,6 +58,8 @@ export default defineConfig({
     globalSetup: ["tests/support/global-setup.ts"],
     // Two suites at a time keeps a 2-core machine responsive.
     maxWorkers: 2,
+    // `npm test` leaves out the tests tagged long; `npm run test:full` runs them (tests/support/tiers.ts).
+    tags: [{ name: "long", description: "costly beside what the same file's other tests check: npm run test:full runs it, npm test does not" }],
     projects: [
       {
         extends: true,

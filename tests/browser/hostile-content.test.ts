@@ -16,6 +16,7 @@ import { launchChromium } from "./support/browser.ts";
 import { controls, frameReports, long, markup, parsedAs, rawHost, watchedContext, world, type RawHost, type Watch } from "./support/hostile.ts";
 import { silentMp3 } from "./support/mp3.ts";
 import { browserSite, hostServer, type BrowserSite, type HostServer } from "./support/site.ts";
+import { LONG, longUnlessFirst } from "../support/tiers.ts";
 
 const SHOW = {
   title: `${markup("show")} ${world("show")}`,
@@ -269,8 +270,8 @@ describe("site pages", () => {
     await context.close();
   });
 
-  for (const c of CONTENT) {
-    it(`episode page ${c.n} shows every field as text, its player loads, and nothing runs`, async () => {
+  for (const [i, c] of CONTENT.entries()) {
+    it(`episode page ${c.n} shows every field as text, its player loads, and nothing runs`, longUnlessFirst(i), async () => {
       const { context, watch } = await watchedContext(browser, { viewport: { width: 1000, height: 900 } });
       const page = await context.newPage();
       expect((await page.goto(pageUrl(c.n)))!.status()).toBe(200);
@@ -331,7 +332,7 @@ describe("site pages", () => {
     });
   }
 
-  it("a right-to-left override left open in a host name or the title does not reorder the text after it", async () => {
+  it("a right-to-left override left open in a host name or the title does not reorder the text after it", LONG, async () => {
     const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
     await page.goto(pageUrl(6));
     /** Where `word` (its first occurrence at or after `after`) is drawn in the element, from the left. */
@@ -404,8 +405,8 @@ async function embedded(page: Page, src: string, width: number): Promise<Frame> 
 }
 
 describe("the player", () => {
-  for (const c of CONTENT) {
-    it(`episode ${c.n}: in ${PLAYER_VIEWS.map(([t, w]) => `${t} at ${w} px`).join(", ")}, the text shows as written, nothing runs, and the 180 px box holds`, async () => {
+  for (const [i, c] of CONTENT.entries()) {
+    it(`episode ${c.n}: in ${PLAYER_VIEWS.map(([t, w]) => `${t} at ${w} px`).join(", ")}, the text shows as written, nothing runs, and the 180 px box holds`, longUnlessFirst(i), async () => {
       const { context, watch } = await watchedContext(browser, { viewport: { width: 1300, height: 400 } });
       for (const [theme, width] of PLAYER_VIEWS) {
         const at = `episode ${c.n} ${theme} ${width} px`;
@@ -441,7 +442,7 @@ describe("the player", () => {
     });
   }
 
-  it("plays with a hostile title (Media Session metadata, messages to the parent) without an error", async () => {
+  it("plays with a hostile title (Media Session metadata, messages to the parent) without an error", LONG, async () => {
     const { context, watch } = await watchedContext(browser, { viewport: { width: 500, height: 300 } });
     for (const c of CONTENT) {
       const page = await context.newPage();
@@ -516,8 +517,8 @@ describe("hostile player options", () => {
     await page.close();
   });
 
-  for (const [query, like] of FULL ? CASES : CASES.slice(0, 4)) {
-    it(`?${query}: in the browser, no request elsewhere, nothing runs, the default accent, ${like ? "the dark theme" : "the light theme"}, and the 180 px box holds`, async () => {
+  for (const [i, [query, like]] of (FULL ? CASES : CASES.slice(0, 4)).entries()) {
+    it(`?${query}: in the browser, no request elsewhere, nothing runs, the default accent, ${like ? "the dark theme" : "the light theme"}, and the 180 px box holds`, longUnlessFirst(i), async () => {
       const { context, watch } = await watchedContext(browser, { viewport: { width: 1300, height: 400 } });
       const requests: string[] = [];
       context.on("request", (r) => requests.push(r.url()));
@@ -644,8 +645,8 @@ describe("oEmbed", () => {
     await page.close();
   });
 
-  for (const c of CONTENT) {
-    it(`episode ${c.n}: the html at maxwidth 250, 400 and 1200, rendered in a host page on another origin, shows the player and nothing runs`, async () => {
+  for (const [i, c] of CONTENT.entries()) {
+    it(`episode ${c.n}: the html at maxwidth 250, 400 and 1200, rendered in a host page on another origin, shows the player and nothing runs`, longUnlessFirst(i), async () => {
       const { context, watch } = await watchedContext(browser, { viewport: { width: 1300, height: 400 } });
       for (const maxwidth of [250, 400, 1200]) {
         const body = (await (await forPage(c.n, `&maxwidth=${maxwidth}`)).json()) as Oembed;

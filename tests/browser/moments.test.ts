@@ -9,7 +9,6 @@
 // `npm test` runs a cross-section (a few forms of each kind, one width, the themes that differ);
 // `npm run test:moments` sets MOMENTS_FULL=1 and runs every form, width and theme. The forms
 // themselves are read by tests/unit/moment.test.ts and tests/property/moment.test.ts.
-import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Frame, Page } from "playwright";
 import { episode } from "../support/fixture.ts";
@@ -19,6 +18,8 @@ import { shiftWithScriptsLate, watchShifts } from "./support/layout-shift.ts";
 import { silentMp3 } from "./support/mp3.ts";
 import { browserSite, hostServer, type BrowserSite, type HostServer } from "./support/site.ts";
 import { vnuMessages } from "./support/vnu.ts";
+import { axeViolations } from "./support/axe.ts";
+import { LONG } from "../support/tiers.ts";
 
 const ID = "3c1e9a52-7d44-4f0b-9b1e-5a6c7d8e9f01";
 const DURATION = 600;
@@ -196,7 +197,7 @@ describe("the player at a moment", () => {
     await context.close();
   });
 
-  it("#t=start,end plays from start and pauses at end, posting pause", async () => {
+  it("#t=start,end plays from start and pauses at end, posting pause", LONG, async () => {
     const context = await newContext();
     const { page, frame } = await embedded(context, `${fx.origin}/embed/1#t=10,12`);
     expect((await shown(frame)).now).toBe("0:10");
@@ -213,7 +214,7 @@ describe("the player at a moment", () => {
     await context.close();
   });
 
-  it("an invalid time, or one at or past the end, starts at 0", { timeout: 120_000 }, async () => {
+  it("an invalid time, or one at or past the end, starts at 0", { timeout: 120_000, ...LONG }, async () => {
     const context = await newContext();
     const audio = audioRequests(context);
     const zero = { now: "0:00", value: "0", chapter: "What happened" };
@@ -239,7 +240,7 @@ describe("the player at a moment", () => {
 });
 
 describe("chapters in the player", () => {
-  it("the title follows the position, marks sit where chapters start, and Shift+arrows move between chapters", async () => {
+  it("the title follows the position, marks sit where chapters start, and Shift+arrows move between chapters", LONG, async () => {
     const context = await newContext();
     const audio = audioRequests(context);
     const { page, frame } = await embedded(context, `${fx.origin}/embed/1`);
@@ -269,7 +270,7 @@ describe("chapters in the player", () => {
     await context.close();
   });
 
-  it("with its chapter line, stays 180 px tall from 250 to 1200 px, with no scrollbar and the title inside", async () => {
+  it("with its chapter line, stays 180 px tall from 250 to 1200 px, with no scrollbar and the title inside", LONG, async () => {
     const context = await newContext();
     const page = await context.newPage();
     for (const width of pick([250, 400, 1200], [250])) {
@@ -293,7 +294,7 @@ describe("chapters in the player", () => {
 });
 
 describe("commands from the parent page", () => {
-  it("seek, play and pause move it; malformed messages are ignored; position is answered to the asker alone", async () => {
+  it("seek, play and pause move it; malformed messages are ignored; position is answered to the asker alone", LONG, async () => {
     const context = await newContext();
     const audio = audioRequests(context);
     const { page, frame } = await embedded(context, `${fx.origin}/embed/1`);
@@ -380,7 +381,7 @@ describe("the episode page", () => {
     await context.close();
   });
 
-  it("?t= and #t= on the page start its player there, loading no audio", async () => {
+  it("?t= and #t= on the page start its player there, loading no audio", LONG, async () => {
     const context = await newContext({ viewport: { width: 1000, height: 900 } });
     const audio = audioRequests(context);
     const query = await episodePage(context, "/episodes/1?t=7m");
@@ -418,9 +419,9 @@ describe("the episode page", () => {
     it(`axe-core finds no violations on the timed page and the chaptered player (${scheme}${FULL ? "" : "; the player also dark"})`, async () => {
       const context = await newContext({ colorScheme: scheme, viewport: { width: 1000, height: 900 } });
       const { page } = await episodePage(context, "/episodes/1?t=200");
-      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.goto(`${fx.origin}/embed/1?t=200${scheme === "dark" || !FULL ? "&theme=dark" : ""}`);
-      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await context.close();
     });
   }
@@ -430,7 +431,7 @@ describe("the episode page", () => {
   });
 
   for (const scheme of pick<"light" | "dark">(["light", "dark"], ["light"])) {
-    it(`nothing moves as the page, its script and its player load: CLS below 0.02 (${scheme})`, async () => {
+    it(`nothing moves as the page, its script and its player load: CLS below 0.02 (${scheme})`, LONG, async () => {
       const context = await newContext({ colorScheme: scheme, viewport: { width: 1000, height: 900 } });
       await watchShifts(context);
       const page = await context.newPage();
@@ -443,7 +444,7 @@ describe("the episode page", () => {
     });
   }
 
-  it("the chaptered player does not move when its script shows the start's chapter: CLS below 0.02 at 400×180", async () => {
+  it("the chaptered player does not move when its script shows the start's chapter: CLS below 0.02 at 400×180", LONG, async () => {
     const context = await newContext({ viewport: { width: 400, height: 180 } });
     await watchShifts(context);
     const page = await context.newPage();

@@ -8,6 +8,7 @@ import { episode, ROOT } from "../support/fixture.ts";
 import { launchChromium } from "./support/browser.ts";
 import { silentMp3 } from "./support/mp3.ts";
 import { browserSite, hostServer, type BrowserSite, type HostServer } from "./support/site.ts";
+import { LONG, longUnlessFirst } from "../support/tiers.ts";
 
 interface Recorded {
   frame: number;
@@ -74,8 +75,8 @@ async function waitForEvents(page: Page, count: number, frame = 0): Promise<stri
 const paused = (frame: Frame) => frame.evaluate(() => document.querySelector("audio")!.paused);
 
 describe("postMessage events", () => {
-  for (const sandbox of [undefined, "allow-scripts"]) {
-    it(`posts ready, play, pause, play, ended exactly, with no pause at the natural end${sandbox ? ` (sandbox="${sandbox}")` : ""}`, async () => {
+  for (const [i, sandbox] of [undefined, "allow-scripts"].entries()) {
+    it(`posts ready, play, pause, play, ended exactly, with no pause at the natural end${sandbox ? ` (sandbox="${sandbox}")` : ""}`, longUnlessFirst(i), async () => {
       const { page, frames } = await open([`${fx.origin}/embed/1?utm_source=x&theme=light#?secret=abc123`], sandbox ? { sandbox } : {});
       const f = frames[0]!;
       await f.locator(".play").click();
@@ -94,7 +95,7 @@ describe("postMessage events", () => {
     });
   }
 
-  it("posts episodeNumber null for an episode without a number", async () => {
+  it("posts episodeNumber null for an episode without a number", LONG, async () => {
     const { page } = await open([`${fx.origin}/embed/${UNNUMBERED_ID.toUpperCase()}`]);
     const [ready] = await messages(page);
     expect(ready!.data).toEqual({ source: "service-embed", event: "ready", id: UNNUMBERED_ID, episodeNumber: null });
@@ -115,7 +116,7 @@ describe("postMessage events", () => {
 });
 
 describe("keyboard", () => {
-  it("Space and K toggle play/pause exactly once, also when the play button has focus", async () => {
+  it("Space and K toggle play/pause exactly once, also when the play button has focus", LONG, async () => {
     const { page, frames } = await open([`${fx.origin}/embed/2`]);
     const f = frames[0]!;
     await f.locator(".play").focus();
@@ -163,7 +164,7 @@ describe("keyboard", () => {
 });
 
 describe("speed", () => {
-  it("cycles 1×, 1.25×, 1.5×, 1.75×, 2×, 0.75× and back, with a name that says so", async () => {
+  it("cycles 1×, 1.25×, 1.5×, 1.75×, 2×, 0.75× and back, with a name that says so", LONG, async () => {
     const { page, frames } = await open([`${fx.origin}/embed/2`]);
     const f = frames[0]!;
     const speed = f.locator(".speed");
@@ -186,7 +187,7 @@ describe("speed", () => {
 });
 
 describe("Media Session", () => {
-  it("sets the episode's metadata on play and handles play, pause, seek back/forward 5 s and seek to", async () => {
+  it("sets the episode's metadata on play and handles play, pause, seek back/forward 5 s and seek to", LONG, async () => {
     const context = await browser.newContext();
     // Record the handlers the player registers, so the test can invoke them as the OS would.
     await context.addInitScript(() => {

@@ -2,7 +2,6 @@
 // with no scrollbars, long and right-to-left titles clamped, the dark theme, readable whatever the
 // accent, targets of at least 24 px, reduced motion and forced colours, zero axe-core violations
 // in both themes, and the gallery's screenshots.
-import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Frame, Page } from "playwright";
 import { episode } from "../support/fixture.ts";
@@ -11,6 +10,8 @@ import { contrastRatio } from "./support/contrast.ts";
 import { GALLERY, galleryPath } from "./support/gallery.ts";
 import { silentMp3 } from "./support/mp3.ts";
 import { browserSite, hostServer, type BrowserSite, type HostServer } from "./support/site.ts";
+import { axeViolations } from "./support/axe.ts";
+import { LONG, longUnlessFirst } from "../support/tiers.ts";
 
 const codePoints = (s: string, n: number) => [...s].slice(0, n).join("");
 const LONG_TITLE = codePoints(
@@ -96,7 +97,7 @@ function geometry(frame: Frame): Promise<Geometry> {
 describe("size", () => {
   for (const theme of ["light", "dark"]) {
     for (const ref of ["1", "2", "3"]) {
-      it(`episode ${ref} (${theme}) is 180 px tall at every width from 250 to 1200 px, with no scrollbars and nothing cut off`, async () => {
+      it(`episode ${ref} (${theme}) is 180 px tall at every width from 250 to 1200 px, with no scrollbars and nothing cut off`, theme === "light" && ref === "1" ? {} : LONG, async () => {
         for (const width of WIDTHS) {
           const { frame } = await embed(`${fx.origin}/embed/${ref}?theme=${theme}`, width);
           const g = await geometry(frame);
@@ -112,7 +113,7 @@ describe("size", () => {
     }
   }
 
-  it("a title longer than two lines is clamped, and the full title stays available to assistive technology", async () => {
+  it("a title longer than two lines is clamped, and the full title stays available to assistive technology", LONG, async () => {
     const { frame } = await embed(`${fx.origin}/embed/2`, 250);
     const { clamped, text, dir } = await frame.evaluate(() => {
       const a = document.querySelector<HTMLElement>(".title a")!;
@@ -123,7 +124,7 @@ describe("size", () => {
     expect(dir).toBe("auto");
   });
 
-  it("a right-to-left title is laid out right to left", async () => {
+  it("a right-to-left title is laid out right to left", LONG, async () => {
     const { frame } = await embed(`${fx.origin}/embed/3`, 400);
     expect(await frame.evaluate(() => getComputedStyle(document.querySelector(".title")!).direction)).toBe("rtl");
   });
@@ -169,8 +170,8 @@ describe("themes and accents", () => {
   });
 
   const HOSTILE = BROWSER_FULL ? ["ffffff", "000000", "ffff00", "00ff00", "777777", "16181c", "0B57D0", "ff00ff"] : ["ffffff", "000000", "ffff00"];
-  for (const theme of ["light", "dark"]) {
-    it(`(${theme}) any accent keeps text at 4.5:1 and controls and the focus ring at 3:1`, async () => {
+  for (const [i, theme] of ["light", "dark"].entries()) {
+    it(`(${theme}) any accent keeps text at 4.5:1 and controls and the focus ring at 3:1`, longUnlessFirst(i), async () => {
       for (const accent of HOSTILE) {
         const { frame } = await embed(`${fx.origin}/embed/1?theme=${theme}&accent=${accent}`, 400);
         const c = await colours(frame);
@@ -186,7 +187,7 @@ describe("themes and accents", () => {
     });
   }
 
-  it("the accent is used as asked when it is readable, and a malformed accent is the default one", async () => {
+  it("the accent is used as asked when it is readable, and a malformed accent is the default one", LONG, async () => {
     const base = await embed(`${fx.origin}/embed/1`, 400);
     const defaults = await colours(base.frame);
     const red = await embed(`${fx.origin}/embed/1?accent=c00000`, 400);
@@ -199,7 +200,7 @@ describe("themes and accents", () => {
 });
 
 describe("motion and forced colours", () => {
-  it("prefers-reduced-motion turns transitions off", async () => {
+  it("prefers-reduced-motion turns transitions off", LONG, async () => {
     const page = await browser.newPage({ viewport: { width: 400, height: 180 } });
     await page.emulateMedia({ reducedMotion: "reduce" });
     await page.goto(`${fx.origin}/embed/1`);
@@ -209,7 +210,7 @@ describe("motion and forced colours", () => {
     await page.close();
   });
 
-  it("in forced colours the buttons keep a visible border and the icons follow the system colours", async () => {
+  it("in forced colours the buttons keep a visible border and the icons follow the system colours", LONG, async () => {
     const page = await browser.newPage({ viewport: { width: 400, height: 180 } });
     await page.emulateMedia({ forcedColors: "active" });
     await page.goto(`${fx.origin}/embed/1`);
@@ -226,29 +227,29 @@ describe("motion and forced colours", () => {
 });
 
 describe("accessibility", () => {
-  for (const theme of ["light", "dark"]) {
-    it(`axe-core finds no violations in the ${theme} player, before and while playing`, async () => {
+  for (const [i, theme] of ["light", "dark"].entries()) {
+    it(`axe-core finds no violations in the ${theme} player, before and while playing`, longUnlessFirst(i), async () => {
       const context = await browser.newContext({ viewport: { width: 400, height: 180 } });
       const page = await context.newPage();
       await page.goto(`${fx.origin}/embed/1?theme=${theme}`);
-      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.locator(".play").click();
       await page.waitForFunction(() => !document.querySelector("audio")!.paused);
-      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.goto(`${fx.origin}/embed/2?theme=${theme}&accent=ffff00`);
-      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await context.close();
     });
   }
 
-  it("axe-core finds no violations in the player's not-found page, and in the player as an iframe on a host page", async () => {
+  it("axe-core finds no violations in the player's not-found page, and in the player as an iframe on a host page", LONG, async () => {
     const context = await browser.newContext({ viewport: { width: 400, height: 180 } });
     const page = await context.newPage();
     await page.goto(`${fx.origin}/embed/404404`);
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.goto(host.page([`${fx.origin}/embed/1`], { width: 300 }));
     await page.frameLocator("#f0").locator(".play").waitFor();
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await context.close();
   });
 

@@ -11,6 +11,7 @@ import { clock, episode, ROOT } from "../support/fixture.ts";
 import { launchChromium } from "./support/browser.ts";
 import { silentMp3 } from "./support/mp3.ts";
 import { browserSite, hostServer, type BrowserSite, type HostServer } from "./support/site.ts";
+import { LONG, longUnlessFirst } from "../support/tiers.ts";
 
 /** The player's own bytes before play (HTML, CSS, JS), each gzipped: docs/player.md. */
 const BUDGET_BYTES = 6 * 1024;
@@ -77,8 +78,8 @@ async function playing(frame: Frame): Promise<void> {
 }
 
 describe("before play", () => {
-  for (const [ref, what] of [["2", "without chapters"], ["4", "with eight timed chapters"]] as const) {
-    it(`costs at most 3 requests and ${BUDGET_BYTES / 1024} KB gzip for HTML, CSS, JS and icons, and loads no audio (${what})`, async () => {
+  for (const [i, [ref, what]] of ([["2", "without chapters"], ["4", "with eight timed chapters"]] as const).entries()) {
+    it(`costs at most 3 requests and ${BUDGET_BYTES / 1024} KB gzip for HTML, CSS, JS and icons, and loads no audio (${what})`, longUnlessFirst(i), async () => {
       const context = await browser.newContext();
       const requests = recorder(context);
       const { page, frame } = await embedded(context, `${fx.origin}/embed/${ref}`);
@@ -129,7 +130,7 @@ describe("seeking", () => {
     await context.close();
   });
 
-  it("holding an arrow key down for 3 seconds (and 30 presses at least) costs at most 3 audio requests", async () => {
+  it("holding an arrow key down for 3 seconds (and 30 presses at least) costs at most 3 audio requests", LONG, async () => {
     const context = await browser.newContext();
     const requests = recorder(context);
     const { page, frame } = await embedded(context, `${fx.origin}/embed/2`);
@@ -155,7 +156,7 @@ describe("seeking", () => {
     await context.close();
   });
 
-  it("dragging the slider for 3 seconds costs at most 3 audio requests", async () => {
+  it("dragging the slider for 3 seconds costs at most 3 audio requests", LONG, async () => {
     const context = await browser.newContext();
     const requests = recorder(context);
     const { page, frame } = await embedded(context, `${fx.origin}/embed/2`, { width: 600 });
@@ -182,7 +183,7 @@ describe("seeking", () => {
 });
 
 describe("download", () => {
-  it("the download link gets Content-Disposition: attachment with a descriptive file name", async () => {
+  it("the download link gets Content-Disposition: attachment with a descriptive file name", LONG, async () => {
     const context = await browser.newContext({ acceptDownloads: true });
     const { page, frame } = await embedded(context, `${fx.origin}/embed/1`);
     const link = frame.locator("a.download");
@@ -221,8 +222,8 @@ describe("privacy", () => {
     spy(Navigator.prototype, "serviceWorker");
   };
 
-  for (const sandbox of [undefined, "allow-scripts"]) {
-    it(`sets no cookie, touches no storage and requests nothing outside the site's origin${sandbox ? ` (sandbox="${sandbox}")` : ""}`, async () => {
+  for (const [i, sandbox] of [undefined, "allow-scripts"].entries()) {
+    it(`sets no cookie, touches no storage and requests nothing outside the site's origin${sandbox ? ` (sandbox="${sandbox}")` : ""}`, longUnlessFirst(i), async () => {
       const context = await browser.newContext();
       await context.addInitScript(INSTRUMENT);
       const requests = recorder(context);
@@ -249,7 +250,7 @@ describe("privacy", () => {
 });
 
 describe("without JavaScript", () => {
-  it("shows a native audio control, a download link and the episode link, and they work", async () => {
+  it("shows a native audio control, a download link and the episode link, and they work", LONG, async () => {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 400, height: 180 } });
     const page = await context.newPage();
     await page.goto(`${fx.origin}/embed/1`);
@@ -299,7 +300,7 @@ describe("errors", () => {
     await context.close();
   });
 
-  it("audio that is not there yet (404) shows the message, never a silent hang", async () => {
+  it("audio that is not there yet (404) shows the message, never a silent hang", LONG, async () => {
     const context = await browser.newContext();
     const { frame } = await embedded(context, `${fx.origin}/embed/3`);
     await frame.locator(".play").click();

@@ -22,6 +22,7 @@ import { build, episode, makeSite, removeSite, script, serveSite, writeContent, 
 import { call, expectError, longTone, NO_LIMITS, TONE } from "../support/http.ts";
 import { brokenCopy, swapsLogged, twoBuilds, type TwoBuilds } from "../support/live-builds.ts";
 import { openFilesUnder } from "../support/open-files.ts";
+import { LONG } from "../support/tiers.ts";
 
 const ROUNDS = Number(process.env.LIVE_BUILD_ROUNDS ?? 1);
 const NOW = Date.UTC(2026, 11, 31);
@@ -343,7 +344,7 @@ describe("taking a build up", () => {
     }
   });
 
-  it("holds no more memory or open files after 20 swaps than after a few", { timeout: 120_000 }, async () => {
+  it("holds no more memory or open files after 20 swaps than after a few", { timeout: 120_000, ...LONG }, async () => {
     setFlagsFromString("--expose-gc");
     const gc = runInNewContext("gc") as () => void;
     const { running, log } = await serve();

@@ -19,7 +19,8 @@ import { startServer } from "../../functions/node/main.ts";
 import { BUILD_FILES } from "../../src/shared/layout.ts";
 import type { BuildIndex } from "../../src/shared/schema/build-index.ts";
 import { announceEnv, startAnnounceTargets } from "../support/announce-targets.ts";
-import { build, episode, ROOT, script, tempDir, writeContent, type EpisodeSpec } from "../support/fixture.ts";
+import { episode, fixtureBuild, ROOT, script, tempDir, writeContent, type EpisodeSpec } from "../support/fixture.ts";
+import { LONG } from "../support/tiers.ts";
 import { R2_BUCKET, R2_CREDENTIALS, s3EndpointOf, startLocalR2, type LocalR2 } from "../support/local-r2.ts";
 import { freePort } from "../support/tcp-proxy.ts";
 
@@ -262,7 +263,7 @@ describe("local mode", { timeout: 180_000 }, () => {
 
   it("beside a running server, the episode is served when the command exits, without a restart, and the server logs the swap", async () => {
     const c = await content("beside-server");
-    await build(c.contentDir, c.outDir, c.env);
+    await fixtureBuild(c.contentDir, c.outDir, c.env);
     const log: string[] = [];
     const server = await startServer({ distDir: c.outDir, env: {}, log: (line) => void log.push(line) });
     try {
@@ -282,7 +283,7 @@ describe("local mode", { timeout: 180_000 }, () => {
     }
   });
 
-  it("takes the folder back out when the build fails, exit code 1", async () => {
+  it("takes the folder back out when the build fails, exit code 1", LONG, async () => {
     // An episode already in the folder that the build refuses (an empty title): publishing cannot fix it.
     const c = await content("failing-build", [...EXISTING, { folder: "broken", episode: episode({ episodeNumber: 20, title: "" }) }]);
     const before = await snapshot(c.contentDir);
@@ -345,7 +346,7 @@ describe("publishing with --deploy", { timeout: 180_000 }, () => {
     }
   });
 
-  it("announces nothing with --no-notify", async () => {
+  it("announces nothing with --no-notify", LONG, async () => {
     const targets = await startAnnounceTargets();
     try {
       const c = await content("deploy-quiet");
@@ -363,8 +364,6 @@ describe("publishing with --deploy", { timeout: 180_000 }, () => {
 describe("s3 mode", { timeout: 180_000 }, () => {
   let r2: LocalR2;
   let s3: S3Client;
-  let big: Buffer;
-  let bigFile: string;
   const s3Env = (endpoint: string, credentials = R2_CREDENTIALS) => ({
     AUDIO_BACKEND: "s3",
     S3_BUCKET: R2_BUCKET,
@@ -376,16 +375,16 @@ describe("s3 mode", { timeout: 180_000 }, () => {
   beforeAll(async () => {
     r2 = await startLocalR2();
     s3 = new S3Client({ endpoint: r2.endpoint, region: "auto", forcePathStyle: true, credentials: R2_CREDENTIALS, responseChecksumValidation: "WHEN_REQUIRED" });
-    // ~10.4 MB at 320 kb/s: more than one 8 MiB part, so the upload is a real multipart one.
-    bigFile = path.join(work, "long.mp3");
-    big = makeMp3(bigFile, 260, 320);
   });
   afterAll(async () => {
     s3?.destroy();
     await r2?.dispose();
   });
 
-  it("uploads in parts with progress, keeps the folder out when the build then fails, and a retry skips the upload", async () => {
+  it("uploads in parts with progress, keeps the folder out when the build then fails, and a retry skips the upload", LONG, async () => {
+    // ~10.4 MB at 320 kb/s: more than one 8 MiB part, so the upload is a real multipart one.
+    const bigFile = path.join(work, "long.mp3");
+    const big = makeMp3(bigFile, 260, 320);
     // s3 mode: every episode gives audio.bytes (its object is elsewhere); one the build refuses.
     const sized = EXISTING.map((e) => ({ ...e, episode: { ...e.episode, audio: { bytes: 1000 } } }));
     const c = await content("s3", [...sized, { folder: "broken", episode: episode({ episodeNumber: 20, title: "", audio: { bytes: 1 } }) }]);

@@ -4,7 +4,7 @@
 import { cp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pointTo } from "../../src/node/builds.ts";
-import { build, makeSite, writeContent, type EpisodeSpec, type Site } from "./fixture.ts";
+import { fixtureBuild, makeSite, writeContent, type EpisodeSpec, type Site } from "./fixture.ts";
 
 export interface TwoBuilds {
   site: Site;
@@ -24,7 +24,7 @@ export async function twoBuilds(name: string, first: EpisodeSpec[], second: Epis
   await cp(site.distDir, a, { recursive: true, dereference: true });
   await rm(path.join(site.contentDir, "episodes"), { recursive: true });
   await writeContent(site.contentDir, second);
-  await build(site.contentDir, site.distDir);
+  await fixtureBuild(site.contentDir, site.distDir);
   await cp(site.distDir, b, { recursive: true, dereference: true });
   const pointer = path.join(site.dir, "live");
   pointTo(pointer, a);

@@ -1,0 +1,10 @@
+// The suite's two tiers (docs/testing.md). `npm test` runs every test but those tagged `long`
+// (`vitest run --tags-filter='!long'`); `npm run test:full` runs them all. A test is long when it
+// costs a lot for what a cheaper test of the same file already checks: the other cases of a
+// matrix, the second colour scheme, another hundred builds.
+import type { TestOptions } from "vitest";
+
+export const LONG: TestOptions = { tags: ["long"] };
+
+/** For the cases of a matrix: `npm test` keeps the first, `npm run test:full` all of them. */
+export const longUnlessFirst = (i: number): TestOptions => (i === 0 ? {} : LONG);
