@@ -26,6 +26,7 @@ import { Precompressor } from "./precompress.ts";
 import { writeSearchIndex } from "./search-index.ts";
 import { loadSite, prepareSite, type Site } from "./prepare-build.ts";
 import { stampOf } from "./stamp.ts";
+import { endPhase, phaseLines } from "./build-timings.ts";
 
 /** `npm run build -- --clean` (Astro ignores flags it does not know), or BUILD_CLEAN=1. */
 function cleanRequested(): boolean {
@@ -79,16 +80,19 @@ export function finishBuild(): AstroIntegration {
     hooks: {
       "astro:config:setup": async ({ config, command, updateConfig, logger }) => {
         if (command !== "build") return;
+        endPhase("Node and Astro start");
         // --outDir (dist) is the pointer; Astro and the build write into the build's own folder.
         const pointer = path.resolve(fileURLToPath(config.outDir));
         folder = await (folders[FOLDER_KEY] ??= openBuildFolder(pointer, (line) => logger.info(line)));
         updateConfig({ outDir: pathToFileURL(`${folder.folder}/`) });
+        endPhase("build folder taken");
       },
       "astro:config:done": ({ config }) => {
         dist = path.resolve(fileURLToPath(config.outDir));
         searchCache = path.join(fileURLToPath(config.cacheDir), "search-vectors.bin");
       },
       "astro:build:start": async ({ logger }) => {
+        endPhase("Astro set up (Vite, sync)");
         // The writer's files are compressed as they are written, while the content is read and
         // Astro renders: the other cores' work, off the main thread's critical path.
         const pool = (compression = new Precompressor(dist));
@@ -101,9 +105,12 @@ export function finishBuild(): AstroIntegration {
             : `incremental build: ${site.changed} of ${site.index.episodes.length} episodes changed since the last build; ${site.render.size} written into ${site.base ?? "its folder"}, ${site.kept.size} folders unchanged there`,
         );
       },
+      "astro:build:generated": () => endPhase("pages rendered"),
       "astro:build:done": async ({ logger }) => {
+        endPhase("Astro after the pages");
         const site = await loadSite();
         const stale = removeStale(site);
+        endPhase("removed episodes' files deleted");
 
         // Search index (src/generate/search-index.ts, docs/architecture.md#search): every episode in
         // index order, from the term vectors of the last build for unchanged folders
@@ -112,11 +119,13 @@ export function finishBuild(): AstroIntegration {
         const fingerprints = new Map([...site.records.values()].map((r) => [r.id, r.fp]));
         const searchFiles = writeSearchIndex(dist, site.index.episodes, { file: searchCache, key: site.key, fingerprintOf: (id) => fingerprints.get(id)! });
         logger.info(`search index: ${searchFiles.length} files`);
+        endPhase("search index");
 
         // The files the manifest names are the files a deploy uploads (src/generate/file-budget.ts),
         // but for the manifest itself and the stamp, written below: one walk of dist/ for both.
         const files = (await uploadFiles(dist)).filter((rel) => rel !== BUILD_FILES.manifest && rel !== BUILD_FILES.stamp);
         const written = writtenFiles(site, files);
+        endPhase("dist/ listed");
 
         // Compressed variants (src/generate/precompress.ts): <file>.br and <file>.gz beside each
         // compressible file this build wrote (an unchanged episode's variants are still valid).
@@ -125,6 +134,7 @@ export function finishBuild(): AstroIntegration {
         const rest = written.filter((rel) => !compression!.has(rel));
         compression!.add(rest);
         const made = await compression!.done();
+        endPhase("compression finished");
         logger.info(`compressed ${made.files} files into ${made.variants} variants (${rest.length} read back after the pages; ${Math.round(performance.now() - started)} ms after the pages)`);
 
         const previous = site.previousManifest;
@@ -132,15 +142,19 @@ export function finishBuild(): AstroIntegration {
         const manifest: Record<string, string> = {};
         // Synchronous reads: one awaited readFile per small file costs ~10x more (docs/performance.md).
         for (const rel of files) manifest[rel] = (fresh.has(rel) ? site.etags.get(rel) : previous[rel]) ?? nodeEtag(readFileSync(path.join(dist, rel)));
+        endPhase("manifest's ETags");
         // The list's bodies in one file for the Node server (./list-bodies.ts), with the manifest's
         // ETags; not uploaded (./file-budget.ts), so the manifest does not name it.
         const listStarted = performance.now();
         writeListBodies(dist, site.index.episodes.map((e) => e.ref), (rel) => manifest[rel]!);
         logger.info(`list bodies: ${site.index.episodes.length} in one file (${Math.round(performance.now() - listStarted)} ms)`);
+        endPhase("list bodies");
         writeNewFile(path.join(dist, BUILD_FILES.manifest), JSON.stringify(manifest));
         writeState(dist, site.key, site.records);
+        endPhase("manifest and state written");
         const stamp = path.join(dist, BUILD_FILES.stamp);
         writeNewFile(stamp, JSON.stringify({ stamp: await stampOf(site.config) }));
+        endPhase("stamp");
         logger.info(`${site.index.episodes.length} episodes, ${files.length} files with ETags (${written.length} written, ${stale.length} removed)`);
 
         // Counted like `npm run deploy` counts (file-budget.ts): the manifest's files, the manifest and the stamp.
@@ -159,8 +173,11 @@ export function finishBuild(): AstroIntegration {
         if (folder !== null) {
           const say = (line: string) => logger.info(line);
           await switchPointer(folder, say);
+          endPhase("switched");
           await awaitServers(folder, say);
+          endPhase("servers awaited");
         }
+        for (const line of phaseLines()) logger.info(line);
       },
     },
   };

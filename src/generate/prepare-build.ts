@@ -45,6 +45,7 @@ import {
   type EpisodePart,
 } from "../shared/layout.ts";
 import { buildKeyOf, readState, type BuildState, type EpisodeRecord } from "./build-state.ts";
+import { endPhase, endPhaseOnce, Stopwatch } from "./build-timings.ts";
 
 /** An episode as its pages render it: read back from the API bodies the writer put in dist/. */
 export interface BuiltEpisode {
@@ -122,6 +123,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   const last = lastState !== null && lastState.key === key ? lastState : null;
   let previous = last;
   let base: string | null = null;
+  endPhase("key and last state read");
   if (last !== null && live !== null) {
     const own = readState(dist);
     if (own !== null && own.key === key) {
@@ -133,6 +135,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
       base = `a copy of it made of links (${Math.round(performance.now() - started)} ms)`;
     }
   }
+  endPhase("folder's own state read, or link copy");
   // From here on the folder is being rewritten: without a state, a failed build is followed by a clean one.
   rmSync(path.join(dist, BUILD_FILES.state), { force: true });
   rmSync(path.join(dist, BUILD_FILES.stamp), { force: true });
@@ -140,14 +143,17 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   const previousManifest = previous === null ? {} : readManifest(dist);
   // Astro writes its files over what is there: none of them may be a link to a file of the live build.
   if (previous !== null) clearSiteFiles(dist);
+  endPhase("previous manifest read, site files cleared");
 
   resetWriter();
   const ctx: WriteContext = { config, podcast, dist, warnings, etags: new Map(), outputs };
   const records = new Map<string, EpisodeRecord>();
   const kept = new Set<string>();
   const render = new Set<string>();
-  for (const source of episodeSources(config.contentDir)) {
-    const inputs = readEpisodeInputs(config.contentDir, source);
+  const reading = new Stopwatch();
+  const writing = new Stopwatch();
+  for (const source of reading.time(() => episodeSources(config.contentDir))) {
+    const inputs = reading.time(() => readEpisodeInputs(config.contentDir, source));
     const before = previous?.episodes[source];
     if (before !== undefined && before.fp === inputs.fingerprint) {
       records.set(source, before);
@@ -156,10 +162,11 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
     }
     const loaded = await parseEpisode(config.contentDir, inputs, config.audioBackend, problems, warnings);
     if (loaded === null) continue;
-    const record = writeEpisode(ctx, loaded, inputs.fingerprint);
+    const record = writing.time(() => writeEpisode(ctx, loaded, inputs.fingerprint));
     records.set(source, record);
     if (record.entry !== null) render.add(record.entry.ref);
   }
+  endPhase("content", { "folders listed and read": reading, "changed episodes written": writing });
   checkUnique([...records].map(([source, r]) => ({ source, id: r.id, n: r.n })), problems);
   if (problems.length > 0) throw new ContentError(problems);
 
@@ -183,6 +190,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   writeOutput(ctx, BUILD_FILES.discovery, JSON.stringify(discovery));
   const pageFiles = new Set([...render].flatMap((ref) => [SITE_FILES.page(ref), SITE_FILES.embed(ref)]));
   const changed = [...records].filter(([source, r]) => r.entry !== null && last?.episodes[source]?.fp !== r.fp).length;
+  endPhase("index and discovery written");
   return {
     config,
     podcast,
@@ -294,6 +302,7 @@ export function builtEpisode(site: Site, entry: IndexEntry): BuiltEpisode {
  * build never holds every script in memory.
  */
 export async function episodeRoutes(page: "page" | "embed") {
+  endPhaseOnce("Astro's server bundle (Vite)");
   const site = await loadSite();
   const route = PAGE_ROUTES[page];
   return site.index.episodes
