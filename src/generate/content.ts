@@ -125,20 +125,55 @@ export function episodeSources(contentDir: string): string[] {
     .sort();
 }
 
+/**
+ * An episode folder's files as `stat` sees them, before any is read. `signature` changes whenever
+ * a file is added, removed, renamed or written: it holds each file's size, modification time, change
+ * time and inode, and the change time is set by the kernel on every write (a tool that puts back
+ * the modification time cannot put it back). `settled`: every time in it is at least SETTLE_MS old,
+ * so a write that comes later cannot share it (timestamps have a granularity: a file written twice
+ * in one tick looks unchanged); a folder not yet settled is read again by the next build.
+ */
+export interface FolderListing {
+  source: string;
+  signature: string;
+  settled: boolean;
+  /** The fingerprint's part for the files other than episode.json and script.json. */
+  others: string;
+}
+
+/** How old every timestamp of a folder must be before its signature stands for its bytes. */
+export const SETTLE_MS = 2000;
+
+const INPUT_FILES = new Set(["episode.json", "script.json"]);
+
 // Synchronous reads throughout: one awaited read per small file costs several times more at
 // 10,000 episodes (docs/performance.md).
-export function readEpisodeInputs(contentDir: string, source: string): EpisodeInputs {
+export function listEpisodeFolder(contentDir: string, source: string): FolderListing {
+  const dir = path.dirname(path.join(contentDir, source));
+  const now = Date.now();
+  let newest = 0;
+  const signature: string[] = [];
+  let others = "";
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (!entry.isFile()) continue;
+    const abs = path.join(entry.parentPath, entry.name);
+    const rel = path.relative(dir, abs);
+    const info = statSync(abs);
+    newest = Math.max(newest, info.mtimeMs, info.ctimeMs);
+    signature.push(`${rel}\t${info.size}\t${info.mtimeMs}\t${info.ctimeMs}\t${info.ino}`);
+    if (entry.parentPath === dir && INPUT_FILES.has(entry.name)) continue;
+    others += `\0${rel}\t${info.size}\t${info.mtimeMs}`;
+  }
+  return { source, signature: signature.join("\0"), settled: now - newest >= SETTLE_MS, others };
+}
+
+/** Reads a folder's episode.json and script.json and takes its fingerprint (`listing`: its files, listed just before). */
+export function readEpisodeInputs(contentDir: string, source: string, listing = listEpisodeFolder(contentDir, source)): EpisodeInputs {
   const dir = path.dirname(path.join(contentDir, source));
   const episodeBytes = readOrNull(path.join(dir, "episode.json"));
   const scriptBytes = readOrNull(path.join(dir, "script.json"));
   const hash = createHash("sha256");
-  hash.update(`${source}\0`).update(episodeBytes ?? "-").update("\0").update(scriptBytes ?? "-");
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (!entry.isFile() || (entry.parentPath === dir && (entry.name === "episode.json" || entry.name === "script.json"))) continue;
-    const abs = path.join(entry.parentPath, entry.name);
-    const info = statSync(abs);
-    hash.update(`\0${path.relative(dir, abs)}\t${info.size}\t${info.mtimeMs}`);
-  }
+  hash.update(`${source}\0`).update(episodeBytes ?? "-").update("\0").update(scriptBytes ?? "-").update(listing.others);
   return { source, episodeBytes, scriptBytes, fingerprint: hash.digest("hex") };
 }
 

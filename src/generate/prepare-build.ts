@@ -20,6 +20,7 @@ import {
   checkUnique,
   ContentError,
   episodeSources,
+  listEpisodeFolder,
   parseEpisode,
   readEpisodeInputs,
   readPodcast,
@@ -46,6 +47,7 @@ import {
 } from "../shared/layout.ts";
 import { buildKeyOf, readState, type BuildState, type EpisodeRecord } from "./build-state.ts";
 import { endPhase, endPhaseOnce, Stopwatch } from "./build-timings.ts";
+import { FingerprintCache } from "./fingerprint-cache.ts";
 
 /** An episode as its pages render it: read back from the API bodies the writer put in dist/. */
 export interface BuiltEpisode {
@@ -74,6 +76,8 @@ export interface Site {
   previousManifest: Record<string, string>;
   /** Publishable episodes new or changed since the last build. */
   changed: number;
+  /** Episode folders not read: their files stat as when a build last read them (./fingerprint-cache.ts). */
+  unread: number;
   /** How the output folder came to hold an earlier build (incremental builds), for the log. */
   base: string | null;
   /** The key this build's state is valid for (build code, variables, podcast.json). */
@@ -109,7 +113,7 @@ function readManifest(dist: string): Record<string, string> {
   }
 }
 
-async function prepare(config: BuildConfig, dist: string, forceClean: boolean, outputs: OutputSink, live: string | null): Promise<Site> {
+async function prepare(config: BuildConfig, dist: string, forceClean: boolean, outputs: OutputSink, live: string | null, fingerprintFile: string | null): Promise<Site> {
   const problems: string[] = [];
   const warnings: string[] = [];
   const show = readPodcast(config.contentDir, problems);
@@ -150,23 +154,32 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   const records = new Map<string, EpisodeRecord>();
   const kept = new Set<string>();
   const render = new Set<string>();
+  const fingerprints = FingerprintCache.read(fingerprintFile ?? "", config.contentDir, forceClean || fingerprintFile === null);
+  const listing = new Stopwatch();
   const reading = new Stopwatch();
   const writing = new Stopwatch();
-  for (const source of reading.time(() => episodeSources(config.contentDir))) {
-    const inputs = reading.time(() => readEpisodeInputs(config.contentDir, source));
+  for (const source of listing.time(() => episodeSources(config.contentDir))) {
+    // A folder whose files stat as they did when last read keeps its fingerprint unread (./fingerprint-cache.ts).
+    const files = listing.time(() => listEpisodeFolder(config.contentDir, source));
+    const known = fingerprints.get(files);
+    let inputs = known === null ? reading.time(() => readEpisodeInputs(config.contentDir, source, files)) : null;
+    const fingerprint = known ?? inputs!.fingerprint;
+    fingerprints.keep(files, fingerprint);
     const before = previous?.episodes[source];
-    if (before !== undefined && before.fp === inputs.fingerprint) {
+    if (before !== undefined && before.fp === fingerprint) {
       records.set(source, before);
       kept.add(source);
       continue;
     }
+    inputs ??= reading.time(() => readEpisodeInputs(config.contentDir, source, files));
     const loaded = await parseEpisode(config.contentDir, inputs, config.audioBackend, problems, warnings);
     if (loaded === null) continue;
     const record = writing.time(() => writeEpisode(ctx, loaded, inputs.fingerprint));
     records.set(source, record);
     if (record.entry !== null) render.add(record.entry.ref);
   }
-  endPhase("content", { "folders listed and read": reading, "changed episodes written": writing });
+  if (fingerprintFile !== null) fingerprints.save(fingerprintFile);
+  endPhase("content", { "folders listed": listing, "folders read": reading, "changed episodes written": writing });
   checkUnique([...records].map(([source, r]) => ({ source, id: r.id, n: r.n })), problems);
   if (problems.length > 0) throw new ContentError(problems);
 
@@ -202,6 +215,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
     previous,
     previousManifest,
     changed,
+    unread: fingerprints.reused,
     base,
     key,
     render,
@@ -225,10 +239,11 @@ const shared = globalThis as { [SITE_KEY]?: Promise<Site> };
  * Prepares this build process's site: reads content/, writes the changed episodes' bodies to
  * `dist`, decides what Astro renders. `clean` forces a clean build (`npm run build -- --clean`);
  * `outputs` is given each file the writer wrote, as soon as it is on disk, and each page `takePage`
- * takes; `live` is the live build's folder, which this build never writes (null: `dist` holds the last build).
+ * takes; `live` is the live build's folder, which this build never writes (null: `dist` holds the last build);
+ * `fingerprintFile` keeps the folders' fingerprints between builds (./fingerprint-cache.ts; null: none).
  */
-export function prepareSite(dist: string, clean: boolean, outputs: OutputSink, live: string | null = null): Promise<Site> {
-  const site = prepare(buildConfig(), dist, clean, outputs, live);
+export function prepareSite(dist: string, clean: boolean, outputs: OutputSink, live: string | null = null, fingerprintFile: string | null = null): Promise<Site> {
+  const site = prepare(buildConfig(), dist, clean, outputs, live, fingerprintFile);
   shared[SITE_KEY] = site;
   return site;
 }
