@@ -210,10 +210,11 @@ export function siteFiles(folder: string): string[] {
  * Removes every file of `folder` outside the episodes' folders: the files Astro writes itself (the
  * site-wide pages, its assets, the copies of public/), which it writes over in place, and the
  * build's own site-wide files. Every build writes all of them again; what an earlier build left
- * there and this one does not write is gone too, as in a clean build.
+ * there and this one does not write is gone too, as in a clean build. But for `keep`: files the
+ * build reads before it writes them anew (the list's bodies, src/generate/list-bodies.ts).
  */
-export function clearSiteFiles(folder: string): void {
-  for (const rel of siteFiles(folder)) unlinkSync(path.join(folder, rel));
+export function clearSiteFiles(folder: string, keep: ReadonlySet<string> = new Set()): void {
+  for (const rel of siteFiles(folder)) if (!keep.has(rel)) unlinkSync(path.join(folder, rel));
 }
 
 /** Makes `pointer` name the build in `b.folder`, at once. */

@@ -139,6 +139,8 @@ export interface FolderListing {
   settled: boolean;
   /** The fingerprint's part for the files other than episode.json and script.json. */
   others: string;
+  /** Every file as listed (its path in the folder, with "/"): what the build's stamp is made of (src/generate/stamp.ts). */
+  files: { rel: string; size: number; mtimeMs: number }[];
 }
 
 /** How old every timestamp of a folder must be before its signature stands for its bytes. */
@@ -146,25 +148,45 @@ export const SETTLE_MS = 2000;
 
 const INPUT_FILES = new Set(["episode.json", "script.json"]);
 
+/** A file of an episode folder: its path in the folder ("/"), its name, and whether it is one of INPUT_FILES. */
+interface FolderFile {
+  rel: string;
+  name: string;
+  input: boolean;
+}
+
+/** The files of an episode folder, its subfolders' too, in the order of their names. */
+function folderFiles(dir: string): FolderFile[] {
+  const files: FolderFile[] = [];
+  const walk = (abs: string, prefix: string) => {
+    for (const e of readdirSync(abs, { withFileTypes: true })) {
+      if (e.isFile()) files.push({ rel: prefix + e.name, name: e.name, input: prefix === "" && INPUT_FILES.has(e.name) });
+      else if (e.isDirectory()) walk(path.join(abs, e.name), `${prefix}${e.name}/`);
+    }
+  };
+  walk(dir, "");
+  return files.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
 // Synchronous reads throughout: one awaited read per small file costs several times more at
-// 10,000 episodes (docs/performance.md).
+// 10,000 episodes (docs/performance.md). One listing and a `stat` per file, no more: this runs for
+// every folder of the show in every build.
 export function listEpisodeFolder(contentDir: string, source: string): FolderListing {
   const dir = path.dirname(path.join(contentDir, source));
   const now = Date.now();
   let newest = 0;
-  const signature: string[] = [];
+  let signature = "";
   let others = "";
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (!entry.isFile()) continue;
-    const abs = path.join(entry.parentPath, entry.name);
-    const rel = path.relative(dir, abs);
-    const info = statSync(abs);
-    newest = Math.max(newest, info.mtimeMs, info.ctimeMs);
-    signature.push(`${rel}\t${info.size}\t${info.mtimeMs}\t${info.ctimeMs}\t${info.ino}`);
-    if (entry.parentPath === dir && INPUT_FILES.has(entry.name)) continue;
-    others += `\0${rel}\t${info.size}\t${info.mtimeMs}`;
+  const files: FolderListing["files"] = [];
+  for (const f of folderFiles(dir)) {
+    const info = statSync(`${dir}/${f.rel}`);
+    files.push({ rel: f.rel, size: info.size, mtimeMs: info.mtimeMs });
+    if (info.mtimeMs > newest) newest = info.mtimeMs;
+    if (info.ctimeMs > newest) newest = info.ctimeMs;
+    signature += `\0${f.rel}\t${info.size}\t${info.mtimeMs}\t${info.ctimeMs}\t${info.ino}`;
+    if (!f.input) others += `\0${f.rel}\t${info.size}\t${info.mtimeMs}`;
   }
-  return { source, signature: signature.join("\0"), settled: now - newest >= SETTLE_MS, others };
+  return { source, signature, settled: now - newest >= SETTLE_MS, others, files };
 }
 
 /** Reads a folder's episode.json and script.json and takes its fingerprint (`listing`: its files, listed just before). */

@@ -24,7 +24,7 @@ import { writeListBodies } from "./list-bodies.ts";
 import { writeNewFile } from "./new-file.ts";
 import { Precompressor } from "./precompress.ts";
 import { writeSearchIndex } from "./search-index.ts";
-import { loadSite, prepareSite, type Site } from "./prepare-build.ts";
+import { inIndexOrder, loadSite, prepareSite, type Site } from "./prepare-build.ts";
 import { stampOf } from "./stamp.ts";
 import { endPhase, phaseLines, startPhases } from "./build-timings.ts";
 
@@ -41,6 +41,8 @@ function cleanRequested(): boolean {
  * for no measurable CPU (docs/performance.md).
  */
 const BUILD_HEAP_GROWING_PERCENT = 25;
+/** Episodes to render from which the heap is held so: an incremental build's few pages leave V8 its own growth, and fewer collections. */
+const MANY_PAGES = 1000;
 
 /** Compressed variants of a file (src/generate/precompress.ts) sit beside it. */
 const VARIANTS = [".br", ".gz"];
@@ -115,7 +117,7 @@ export function finishBuild(): AstroIntegration {
         // Astro renders: the other cores' work, off the main thread's critical path.
         const pool = (compression = new Precompressor(dist));
         const site = await prepareSite(dist, cleanRequested(), pool, folder?.live ?? null, fingerprintCache);
-        setFlagsFromString(`--heap-growing-percent=${BUILD_HEAP_GROWING_PERCENT}`);
+        if (site.render.size >= MANY_PAGES) setFlagsFromString(`--heap-growing-percent=${BUILD_HEAP_GROWING_PERCENT}`);
         for (const w of site.warnings) logger.warn(w);
         logger.info(
           site.clean
@@ -163,14 +165,15 @@ export function finishBuild(): AstroIntegration {
         // The list's bodies in one file for the Node server (./list-bodies.ts), with the manifest's
         // ETags; not uploaded (./file-budget.ts), so the manifest does not name it.
         const listStarted = performance.now();
-        writeListBodies(dist, site.index.episodes.map((e) => e.ref), (rel) => manifest[rel]!);
-        logger.info(`list bodies: ${site.index.episodes.length} in one file (${Math.round(performance.now() - listStarted)} ms)`);
+        const last = site.previous === null ? undefined : { refs: inIndexOrder(Object.values(site.previous.episodes)).map((r) => r.entry.ref), etagOf: (rel: string) => previous[rel], unchanged: (rel: string) => !fresh.has(rel) };
+        const read = writeListBodies(dist, site.index.episodes.map((e) => e.ref), (rel) => manifest[rel]!, last);
+        logger.info(`list bodies: ${site.index.episodes.length} in one file, ${read} read from their files (${Math.round(performance.now() - listStarted)} ms)`);
         endPhase("list bodies");
         writeNewFile(path.join(dist, BUILD_FILES.manifest), JSON.stringify(manifest));
         writeState(dist, site.key, site.records);
         endPhase("manifest and state written");
         const stamp = path.join(dist, BUILD_FILES.stamp);
-        writeNewFile(stamp, JSON.stringify({ stamp: await stampOf(site.config) }));
+        writeNewFile(stamp, JSON.stringify({ stamp: await stampOf(site.config, site.codeHash, site.listings) }));
         endPhase("stamp");
         logger.info(`${site.index.episodes.length} episodes, ${files.length} files with ETags (${written.length} written, ${stale.length} removed)`);
 

@@ -19,6 +19,7 @@ import { buildConfig, type BuildConfig } from "./config.ts";
 import {
   checkUnique,
   ContentError,
+  type FolderListing,
   episodeSources,
   listEpisodeFolder,
   parseEpisode,
@@ -48,6 +49,7 @@ import {
 import { buildKeyOf, readState, type BuildState, type EpisodeRecord } from "./build-state.ts";
 import { endPhase, endPhaseOnce, Stopwatch } from "./build-timings.ts";
 import { FingerprintCache } from "./fingerprint-cache.ts";
+import { buildCodeHash } from "./stamp.ts";
 
 /** An episode as its pages render it: read back from the API bodies the writer put in dist/. */
 export interface BuiltEpisode {
@@ -82,6 +84,10 @@ export interface Site {
   base: string | null;
   /** The key this build's state is valid for (build code, variables, podcast.json). */
   key: string;
+  /** The build code's hash (./stamp.ts), part of the key and of the stamp. */
+  codeHash: string;
+  /** Every episode folder as listed for this build: its files, for the stamp (./stamp.ts). */
+  listings: FolderListing[];
   /** Refs whose episode page and player Astro renders in this build. */
   render: Set<string>;
   /** Strong ETags of the files the writer wrote and the pages handed over (`takePage`) in this build: the manifest reads no file twice. */
@@ -104,6 +110,15 @@ function emptyDist(dist: string): void {
   mkdirSync(dist, { recursive: true });
 }
 
+/**
+ * The published records (those with an index entry) in the index's order, from records in the
+ * order of their folders (episodeSources; a build state's, which writeState sorts the same way).
+ */
+export function inIndexOrder(records: Iterable<EpisodeRecord>): (EpisodeRecord & { entry: IndexEntry })[] {
+  const built = [...records].filter((r): r is EpisodeRecord & { entry: IndexEntry } => r.entry !== null);
+  return built.sort((a, b) => compareOrder(orderKeyOf(a.entry), orderKeyOf(b.entry)));
+}
+
 /** The manifest of the build in `dist`, or nothing when it has none. */
 function readManifest(dist: string): Record<string, string> {
   try {
@@ -119,7 +134,8 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   const show = readPodcast(config.contentDir, problems);
   if (show === null) throw new ContentError(problems);
   const podcast = show.podcast;
-  const key = buildKeyOf(config, show.bytes);
+  const codeHash = buildCodeHash();
+  const key = buildKeyOf(config, show.bytes, codeHash);
   // The last build decides, as its state says: incremental when it was made with this build's key.
   // Its folder is live and never written; this build's folder is brought up to it from the state of
   // the build it holds (the one before the last), or made a linked copy of it (src/generate/build-folder.ts).
@@ -146,7 +162,8 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   if (previous === null) emptyDist(dist);
   const previousManifest = previous === null ? {} : readManifest(dist);
   // Astro writes its files over what is there: none of them may be a link to a file of the live build.
-  if (previous !== null) clearSiteFiles(dist);
+  // The last list file stays: the new one takes its unchanged bodies (./list-bodies.ts).
+  if (previous !== null) clearSiteFiles(dist, new Set([BUILD_FILES.listBodies]));
   endPhase("previous manifest read, site files cleared");
 
   resetWriter();
@@ -154,6 +171,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   const records = new Map<string, EpisodeRecord>();
   const kept = new Set<string>();
   const render = new Set<string>();
+  const listings: FolderListing[] = [];
   const fingerprints = FingerprintCache.read(fingerprintFile ?? "", config.contentDir, forceClean || fingerprintFile === null);
   const listing = new Stopwatch();
   const reading = new Stopwatch();
@@ -161,6 +179,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   for (const source of listing.time(() => episodeSources(config.contentDir))) {
     // A folder whose files stat as they did when last read keeps its fingerprint unread (./fingerprint-cache.ts).
     const files = listing.time(() => listEpisodeFolder(config.contentDir, source));
+    listings.push(files);
     const known = fingerprints.get(files);
     let inputs = known === null ? reading.time(() => readEpisodeInputs(config.contentDir, source, files)) : null;
     const fingerprint = known ?? inputs!.fingerprint;
@@ -183,8 +202,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   checkUnique([...records].map(([source, r]) => ({ source, id: r.id, n: r.n })), problems);
   if (problems.length > 0) throw new ContentError(problems);
 
-  const built = [...records.values()].filter((r): r is EpisodeRecord & { entry: IndexEntry } => r.entry !== null);
-  built.sort((a, b) => compareOrder(orderKeyOf(a.entry), orderKeyOf(b.entry)));
+  const built = inIndexOrder(records.values());
   const entries = built.map((r) => r.entry);
   const origins = { baseUrl: config.baseUrl, siteUrl: config.siteUrl };
   const terms = termsUrl(origins, podcast.termsUrl);
@@ -218,6 +236,8 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
     unread: fingerprints.reused,
     base,
     key,
+    codeHash,
+    listings,
     render,
     index,
     discovery,

@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fg from "fast-glob";
 import type { BuildConfig } from "./config.ts";
+import { episodeSources, listEpisodeFolder, type FolderListing } from "./content.ts";
 
 /** The project root (this file is src/generate/stamp.ts). */
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -13,11 +14,12 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BUILD_CODE = ["src/**/*", "astro.config.mjs", "package-lock.json"];
 
 /**
- * Every file under `root` but those of a name starting with a dot (or inside such a folder), links
- * followed, with its size and modification time: `rel\tsize\tmtime` lines, sorted. One synchronous
- * walk: fast-glob's `**\/*` and a `stat` of each file cost several times more (docs/performance.md).
+ * The files under `root` but those of a name starting with a dot (or inside such a folder), links
+ * followed, and but the folders in `skip` (root-relative): `rel\tsize\tmtime` lines. One
+ * synchronous walk: fast-glob's `**\/*` and a `stat` of each file cost several times more
+ * (docs/performance.md).
  */
-function fileLines(root: string): string[] {
+function fileLines(root: string, skip: ReadonlySet<string>): string[] {
   const lines: string[] = [];
   const walk = (dir: string, prefix: string) => {
     let entries;
@@ -30,6 +32,7 @@ function fileLines(root: string): string[] {
       if (e.name.startsWith(".")) continue;
       const abs = path.join(dir, e.name);
       const rel = prefix + e.name;
+      if (skip.has(rel)) continue;
       if (e.isDirectory()) walk(abs, `${rel}/`);
       else if (e.isFile() || e.isSymbolicLink()) {
         const info = statSync(abs, { throwIfNoEntry: false }); // sync: ~10x faster than awaiting each
@@ -39,15 +42,26 @@ function fileLines(root: string): string[] {
     }
   };
   walk(root, "");
-  return lines.sort();
+  return lines;
 }
 
-/** The stamp of the build inputs now; `codeHash`: buildCodeHash(), when the caller has it already. */
-export async function stampOf(config: BuildConfig, codeHash = buildCodeHash()): Promise<string> {
+/**
+ * The stamp of the build inputs: the build variables, every content file's path, size and
+ * modification time, and the build code's hash (`codeHash`, when the caller has it). The episode
+ * folders' files are taken as the build listed them (`episodes`, src/generate/content.ts
+ * `listEpisodeFolder`: the inputs it read, with no second walk of the show), or listed now.
+ */
+export async function stampOf(config: BuildConfig, codeHash = buildCodeHash(), episodes?: readonly FolderListing[]): Promise<string> {
+  const listings = episodes ?? episodeSources(config.contentDir).map((source) => listEpisodeFolder(config.contentDir, source));
+  const folders = listings.map((l) => path.posix.dirname(l.source));
+  const lines = fileLines(config.contentDir, new Set(folders));
+  listings.forEach((l, i) => {
+    for (const f of l.files) lines.push(`${folders[i]}/${f.rel}\t${f.size}\t${f.mtimeMs}`);
+  });
   const hash = createHash("sha256");
   // The variables that shape dist/ (ASSET_FILE_LIMIT does not: it only decides whether a build passes).
   hash.update(JSON.stringify([config.contentDir, config.baseUrl, config.siteUrl, config.audioBackend, config.audioPublicUrl]));
-  for (const line of fileLines(config.contentDir)) hash.update(`\n${line}`);
+  for (const line of lines.sort()) hash.update(`\n${line}`);
   hash.update("\n--code--").update(codeHash);
   return hash.digest("hex");
 }

@@ -76,6 +76,8 @@ describe("incremental build", () => {
     await writeContent(contentDir, [...specs, draft, added]);
     const r = await fixtureBuild(contentDir, dist);
     expect(log(r)).toMatch(/incremental build: 1 of 7 episodes changed/);
+    // The list's bodies in one file: the unchanged ones from the last file of the folder (src/generate/list-bodies.ts).
+    expect(log(r)).toMatch(/list bodies: 7 in one file, 1 read from their files/);
     expect(JSON.parse(await readFile(path.join(dist, BUILD_FILES.index), "utf8")).episodes.map((e: { n: number }) => e.n)).toContain(7);
     await expectEqualToClean();
   });
