@@ -3,7 +3,7 @@
 //   1. validate the folder and measure the MP3 (src/publish/validate.ts, src/publish/mp3-facts.ts); --dry-run stops here;
 //   2. s3 mode: upload the MP3, or skip it when the same bytes are there (src/publish/upload.ts);
 //   3. write the folder into CONTENT_DIR/episodes, atomically (src/publish/episode-folder.ts);
-//   4. `npm run build`, then with --deploy `npm run deploy -- --no-build`, which announces the new
+//   4. `npm run build` (its script, without npm), then with --deploy `npm run deploy -- --no-build`, which announces the new
 //      published set once deployed (--no-notify: not); without, the servers running from the
 //      build's folder have taken the build up when the build exits, or it says which did not
 //      (src/generate/build-folder.ts).
