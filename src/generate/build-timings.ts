@@ -1,6 +1,6 @@
 // The build's phases, timed: with BUILD_TIMINGS=1 the build prints, when it is done, one line per
-// phase with its wall time and the main thread's CPU time, and the time from the process's start
-// to the first hook (Node, Astro and its config). What each phase costs at 10,000 episodes is in
+// phase with its wall time and the process's CPU time (its compressing threads' too), and the time
+// from the process's start to the first hook (Node, Astro and its config). What each phase costs at 10,000 episodes is in
 // docs/performance.md; the bench sets the variable and reads the lines (scripts/bench/build.ts).
 import { cpuUsage } from "node:process";
 
