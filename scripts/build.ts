@@ -20,6 +20,13 @@ the last build of the same code and variables (docs/architecture.md#the-build).`
   examples: ["npm run build", "npm run build -- --clean --outDir /tmp/site"],
 });
 
+/**
+ * The young generation's semi-spaces, in MB. The build parses and writes JSON of the whole show
+ * (the last builds' states, the manifest), which V8's default young generation copies survivor by
+ * survivor: at 32 MB a one-episode build at 10,000 episodes took ~12% less CPU (docs/performance.md).
+ */
+const SEMI_SPACE_MB = 32;
+
 /** Astro's own tag for lines of this project's integration: they stay on screen. */
 const OWN_TAG = "[episode-service:build]";
 const ANSI = /\x1b\[[0-9;]*m/g;
@@ -28,7 +35,7 @@ const PAGE = /[├└]─/g;
 export async function build(opts: { outDir: string | undefined; clean: boolean }): Promise<number> {
   const astro = path.join(ROOT, "node_modules/astro/bin/astro.mjs");
   const outDir = opts.outDir === undefined ? [] : ["--outDir", argPath(opts.outDir, "")];
-  const args = [astro, "build", ...outDir, ...(opts.clean ? ["--clean"] : [])];
+  const args = [`--max-semi-space-size=${SEMI_SPACE_MB}`, astro, "build", ...outDir, ...(opts.clean ? ["--clean"] : [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" }, stdio: ["ignore", "pipe", "pipe"] });
 
   const status = statusLine(process.stderr, "build");

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync
 import path from "node:path";
 import { writeSyntheticContent } from "../synthetic-content.ts";
 import { astro, dirOf, EPISODE_FILE, NODE, OUT, ROOT, round, timed, type TimedFigures } from "./common.ts";
+import { PHASE_LINE, TIMINGS_VARIABLE } from "../../src/generate/build-timings.ts";
 
 /** Disk a build needs per episode, content and dist/ with its compressed variants, when no smaller build says better. */
 const BYTES_PER_EPISODE_GUESS = 80_000;
@@ -35,6 +36,22 @@ export function buildPhases(output: string): Record<string, number | null> {
     manifest: at(/files with ETags/),
     counted: at(/files to upload/),
   };
+}
+
+/** A phase as the build reports it with BUILD_TIMINGS=1 (src/generate/build-timings.ts); cpuMs null for a part of the phase before it. */
+export interface ReportedPhase {
+  name: string;
+  wallMs: number;
+  cpuMs: number | null;
+}
+
+/** The phases the build printed (BUILD_TIMINGS=1), in order. */
+export function reportedPhases(output: string): ReportedPhase[] {
+  const phases: ReportedPhase[] = [];
+  for (const m of output.matchAll(new RegExp(`${PHASE_LINE} (.+?): (\\d+) ms wall(?:, (\\d+) ms CPU)?$`, "gm"))) {
+    phases.push({ name: m[1]!.trim().replace(/^of which /, ""), wallMs: Number(m[2]), cpuMs: m[3] === undefined ? null : Number(m[3]) });
+  }
+  return phases;
 }
 
 /** The durations between the phases' ends: where a build's time goes. */
@@ -109,6 +126,8 @@ export function buildEnv(size: number, extra: NodeJS.ProcessEnv = {}): NodeJS.Pr
     ASTRO_TELEMETRY_DISABLED: "1",
     ASTRO_CACHE_DIR: path.join(dir, ".astro-cache"),
     ASSET_FILE_LIMIT: process.env.ASSET_FILE_LIMIT ?? "10000000",
+    // The build prints its phases' wall and CPU time (src/generate/build-timings.ts).
+    [TIMINGS_VARIABLE]: "1",
     ...extra,
   };
 }

@@ -41,7 +41,7 @@ export const TARGET = {
   buildSecondsPer1000: 2,
   buildAt: 10_000,
   buildRssMb: 1024,
-  incrementalSeconds: 10,
+  incrementalSeconds: 5,
   episodeVsNginx: 0.65,
   listVsNginx: 0.45,
   listFlat: 1.2,

@@ -3,13 +3,13 @@
 // clean build's dist/ for the HTTP figures.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { buildEnv, buildPhases, paramsFile, phaseDurations } from "./build.ts";
+import { buildEnv, buildPhases, paramsFile, phaseDurations, reportedPhases, type ReportedPhase } from "./build.ts";
 import { astro, codeDir, codeHash, dirOf, NODE, ROOT, timed, withoutOutput, type TimedFigures } from "./common.ts";
 
 export interface IncrementalFigures {
   episodes: number;
   /** `astro build` after one episode folder was added; `changed` is what the build says it rebuilt. */
-  addOne: (TimedFigures & { changed: string | null; phases: Record<string, number | null> }) | null;
+  addOne: (TimedFigures & { changed: string | null; phases: Record<string, number | null>; reported: ReportedPhase[] }) | null;
   /** `node scripts/publish.ts --dry-run <folder>` (validate, measure the MP3, no write). */
   publishDryRun: TimedFigures | null;
   /** `node scripts/publish.ts --out-dir <dist> <folder>` in local mode: write the folder, then `npm run build`. */
@@ -60,7 +60,7 @@ export async function incremental(size: number, segments: number): Promise<Incre
       const log = path.join(dir, `build-add-one${attempt === 1 ? "" : `-${attempt}`}.log`);
       lastCode = codeHash();
       const t = await timed([NODE, astro(), "build", "--outDir", dist], buildEnv(size), log);
-      result.addOne = { ...withoutOutput(t), changed: changedLine(t.output), phases: phaseDurations(buildPhases(t.output), t.wallSeconds) };
+      result.addOne = { ...withoutOutput(t), changed: changedLine(t.output), phases: phaseDurations(buildPhases(t.output), t.wallSeconds), reported: reportedPhases(t.output) };
       if (!t.ok) notes.push(`incremental build failed: see ${path.relative(ROOT, log)}`);
       if (!t.ok || !/^clean build/.test(result.addOne.changed ?? "")) break;
       notes.push(`the +1 build ${attempt} was clean (its key changed: the build code was edited meanwhile)${attempt === 1 ? "; measured again" : ""}`);

@@ -67,6 +67,15 @@ export function report(
     for (const i of incrementals) {
       for (const n of i.notes) console.log(`  ${i.episodes}: ${n}`);
       if (i.addOne?.phases) console.log(`  ${i.episodes}: phases of the +1 build (s): ${JSON.stringify(i.addOne.phases)}`);
+      const reported = i.addOne?.reported ?? [];
+      if (reported.length > 0) {
+        const cpu = i.addOne!.userSeconds !== null && i.addOne!.systemSeconds !== null ? round(i.addOne!.userSeconds + i.addOne!.systemSeconds, 2) : "–";
+        printTable(
+          `Phases of the +1 build at ${i.episodes.toLocaleString("en")} as it reports them (BUILD_TIMINGS=1; the process's CPU; the whole command: ${i.addOne!.wallSeconds} s wall, ${cpu} s CPU, load ${i.addOne!.loadAverage.start} → ${i.addOne!.loadAverage.end})`,
+          ["phase", "wall ms", "CPU ms"],
+          reported.map((p) => [p.cpuMs === null ? `  of which ${p.name}` : p.name, p.wallMs, p.cpuMs ?? "–"]),
+        );
+      }
       const clean = builds.find((b) => b.episodes === i.episodes);
       const anchor = `clean build ${clean?.wallSeconds ?? "–"} s; ${anchorText}`;
       const target = i.episodes === TARGET.buildAt ? `≤ ${TARGET.incrementalSeconds} s` : `(≤ ${TARGET.incrementalSeconds} s at ${TARGET.buildAt.toLocaleString("en")})`;

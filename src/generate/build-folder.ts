@@ -192,22 +192,29 @@ export function linkCopy(live: string, folder: string): void {
   walk("");
 }
 
+/** Every file of `folder` outside the episodes' folders, folder-relative with "/": a few hundred at any size of show. */
+export function siteFiles(folder: string): string[] {
+  const files: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of readdirSync(path.join(folder, rel), { withFileTypes: true })) {
+      const child = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (!e.isDirectory()) files.push(child);
+      else if (!EPISODE_FOLDERS.has(child)) walk(child);
+    }
+  };
+  walk("");
+  return files;
+}
+
 /**
  * Removes every file of `folder` outside the episodes' folders: the files Astro writes itself (the
  * site-wide pages, its assets, the copies of public/), which it writes over in place, and the
  * build's own site-wide files. Every build writes all of them again; what an earlier build left
- * there and this one does not write is gone too, as in a clean build. A few hundred files.
+ * there and this one does not write is gone too, as in a clean build. But for `keep`: files the
+ * build reads before it writes them anew (the list's bodies, src/generate/list-bodies.ts).
  */
-export function clearSiteFiles(folder: string): void {
-  const walk = (rel: string) => {
-    for (const e of readdirSync(path.join(folder, rel), { withFileTypes: true })) {
-      const child = rel === "" ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory()) {
-        if (!EPISODE_FOLDERS.has(child)) walk(child);
-      } else unlinkSync(path.join(folder, child));
-    }
-  };
-  walk("");
+export function clearSiteFiles(folder: string, keep: ReadonlySet<string> = new Set()): void {
+  for (const rel of siteFiles(folder)) if (!keep.has(rel)) unlinkSync(path.join(folder, rel));
 }
 
 /** Makes `pointer` name the build in `b.folder`, at once. */

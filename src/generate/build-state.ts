@@ -36,13 +36,13 @@ export interface BuildState {
 }
 
 /** The key a build's outputs are valid for. ASSET_FILE_LIMIT is not in it: it only decides whether a build passes. */
-export function buildKeyOf(config: BuildConfig, podcastBytes: Buffer): string {
+export function buildKeyOf(config: BuildConfig, podcastBytes: Buffer, codeHash = buildCodeHash()): string {
   return createHash("sha256")
     .update(JSON.stringify([config.contentDir, config.baseUrl, config.siteUrl, config.audioBackend, config.audioPublicUrl]))
     .update("\0")
     .update(podcastBytes)
     .update("\0")
-    .update(buildCodeHash())
+    .update(codeHash)
     .digest("hex");
 }
 

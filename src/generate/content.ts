@@ -125,20 +125,77 @@ export function episodeSources(contentDir: string): string[] {
     .sort();
 }
 
+/**
+ * An episode folder's files as `stat` sees them, before any is read. `signature` changes whenever
+ * a file is added, removed, renamed or written: it holds each file's size, modification time, change
+ * time and inode, and the change time is set by the kernel on every write (a tool that puts back
+ * the modification time cannot put it back). `settled`: every time in it is at least SETTLE_MS old,
+ * so a write that comes later cannot share it (timestamps have a granularity: a file written twice
+ * in one tick looks unchanged); a folder not yet settled is read again by the next build.
+ */
+export interface FolderListing {
+  source: string;
+  signature: string;
+  settled: boolean;
+  /** The fingerprint's part for the files other than episode.json and script.json. */
+  others: string;
+  /** Every file as listed (its path in the folder, with "/"): what the build's stamp is made of (src/generate/stamp.ts). */
+  files: { rel: string; size: number; mtimeMs: number }[];
+}
+
+/** How old every timestamp of a folder must be before its signature stands for its bytes. */
+export const SETTLE_MS = 2000;
+
+const INPUT_FILES = new Set(["episode.json", "script.json"]);
+
+/** A file of an episode folder: its path in the folder ("/"), its name, and whether it is one of INPUT_FILES. */
+interface FolderFile {
+  rel: string;
+  name: string;
+  input: boolean;
+}
+
+/** The files of an episode folder, its subfolders' too, in the order of their names. */
+function folderFiles(dir: string): FolderFile[] {
+  const files: FolderFile[] = [];
+  const walk = (abs: string, prefix: string) => {
+    for (const e of readdirSync(abs, { withFileTypes: true })) {
+      if (e.isFile()) files.push({ rel: prefix + e.name, name: e.name, input: prefix === "" && INPUT_FILES.has(e.name) });
+      else if (e.isDirectory()) walk(path.join(abs, e.name), `${prefix}${e.name}/`);
+    }
+  };
+  walk(dir, "");
+  return files.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
 // Synchronous reads throughout: one awaited read per small file costs several times more at
-// 10,000 episodes (docs/performance.md).
-export function readEpisodeInputs(contentDir: string, source: string): EpisodeInputs {
+// 10,000 episodes (docs/performance.md). One listing and a `stat` per file, no more: this runs for
+// every folder of the show in every build.
+export function listEpisodeFolder(contentDir: string, source: string): FolderListing {
+  const dir = path.dirname(path.join(contentDir, source));
+  const now = Date.now();
+  let newest = 0;
+  let signature = "";
+  let others = "";
+  const files: FolderListing["files"] = [];
+  for (const f of folderFiles(dir)) {
+    const info = statSync(`${dir}/${f.rel}`);
+    files.push({ rel: f.rel, size: info.size, mtimeMs: info.mtimeMs });
+    if (info.mtimeMs > newest) newest = info.mtimeMs;
+    if (info.ctimeMs > newest) newest = info.ctimeMs;
+    signature += `\0${f.rel}\t${info.size}\t${info.mtimeMs}\t${info.ctimeMs}\t${info.ino}`;
+    if (!f.input) others += `\0${f.rel}\t${info.size}\t${info.mtimeMs}`;
+  }
+  return { source, signature, settled: now - newest >= SETTLE_MS, others, files };
+}
+
+/** Reads a folder's episode.json and script.json and takes its fingerprint (`listing`: its files, listed just before). */
+export function readEpisodeInputs(contentDir: string, source: string, listing = listEpisodeFolder(contentDir, source)): EpisodeInputs {
   const dir = path.dirname(path.join(contentDir, source));
   const episodeBytes = readOrNull(path.join(dir, "episode.json"));
   const scriptBytes = readOrNull(path.join(dir, "script.json"));
   const hash = createHash("sha256");
-  hash.update(`${source}\0`).update(episodeBytes ?? "-").update("\0").update(scriptBytes ?? "-");
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (!entry.isFile() || (entry.parentPath === dir && (entry.name === "episode.json" || entry.name === "script.json"))) continue;
-    const abs = path.join(entry.parentPath, entry.name);
-    const info = statSync(abs);
-    hash.update(`\0${path.relative(dir, abs)}\t${info.size}\t${info.mtimeMs}`);
-  }
+  hash.update(`${source}\0`).update(episodeBytes ?? "-").update("\0").update(scriptBytes ?? "-").update(listing.others);
   return { source, episodeBytes, scriptBytes, fingerprint: hash.digest("hex") };
 }
 

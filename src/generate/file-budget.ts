@@ -29,11 +29,14 @@ function ignored(rel: string): boolean {
 /** The files of dist/ wrangler will upload, dist-relative, sorted. */
 export async function uploadFiles(distDir: string): Promise<string[]> {
   const entries = await readdir(distDir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(distDir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
-    .filter((rel) => !ignored(rel))
-    .sort();
+  return uploadedOf(entries.filter((e) => e.isFile()).map((e) => path.relative(distDir, path.join(e.parentPath, e.name)).split(path.sep).join("/")));
+}
+
+/** Of the files of a dist/ (dist-relative, with "/"), those wrangler uploads, sorted. */
+export function uploadedOf(files: Iterable<string>): string[] {
+  const uploaded: string[] = [];
+  for (const rel of files) if (!ignored(rel)) uploaded.push(rel);
+  return uploaded.sort();
 }
 
 /**

@@ -1,21 +1,62 @@
 // The list's bodies in one file for the Node server (BUILD_FILES.listBodies, format:
 // src/node/list-bodies.ts), written at the end of every build once the manifest's ETags are
-// known. Every body is read back from dist/, changed or not: the file is then a function of dist/
+// known. Every body is as dist/ holds it, changed or not: the file is then a function of dist/
 // and the index alone, so an incremental build writes the same bytes as a clean one
-// (tests/build/build-incremental.test.ts), for a few hundred ms at 10,000 episodes from the page
-// cache (docs/performance.md).
+// (tests/build/build-incremental.test.ts). An unchanged body is taken from the last build's file
+// when its footer's digest says it holds the bodies the last build's index and manifest name;
+// the others are read back from dist/ (a file read per body: a few hundred ms at 10,000 episodes,
+// docs/performance.md).
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { BUILD_FILES, episodeFile } from "../shared/layout.ts";
-import { bodiesDigest, listBodiesTail } from "../node/list-bodies.ts";
+import { bodiesDigest, bodyStarts, FOOTER_BYTES, listBodiesTail, readFooter } from "../node/list-bodies.ts";
+
+/** The build whose files the folder held before this one, as far as its list file goes. */
+export interface LastBodies {
+  /** Its index's refs, in order. */
+  refs: readonly string[];
+  /** Its manifest's ETag of a file. */
+  etagOf(rel: string): string | undefined;
+  /** Whether this build left a file as it was (did not write it). */
+  unchanged(rel: string): boolean;
+}
+
+/** Each unchanged body of the last build's file, by ref; empty when the file is not the last build's, whole. */
+function lastBodies(file: string, last: LastBodies | undefined): Map<string, Uint8Array> {
+  const bodies = new Map<string, Uint8Array>();
+  if (last === undefined) return bodies;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return bodies;
+  }
+  const count = last.refs.length;
+  const lengthsAt = bytes.byteLength - FOOTER_BYTES - 4 * count;
+  const footer = lengthsAt < 0 ? null : readFooter(bytes.subarray(bytes.byteLength - FOOTER_BYTES));
+  if (footer === null || footer.count !== count) return bodies;
+  const etags = last.refs.map((ref) => last.etagOf(episodeFile(ref, "json")) ?? "");
+  if (!Buffer.from(bodiesDigest(etags)).equals(footer.digest)) return bodies;
+  const starts = bodyStarts(bytes.subarray(lengthsAt, lengthsAt + 4 * count), count);
+  last.refs.forEach((ref, i) => {
+    if (last.unchanged(episodeFile(ref, "json"))) bodies.set(ref, bytes.subarray(starts[i], starts[i + 1]! - 1));
+  });
+  return bodies;
+}
 
 /** Bytes gathered before each write: one write per ~700 bodies instead of one per body. */
 const CHUNK_BYTES = 1024 * 1024;
 const COMMA = 0x2c;
 
-/** Writes the JSON bodies of `refs` (the index's order) and their lengths and digest; `etagOf` gives a body's manifest ETag. */
-export function writeListBodies(dist: string, refs: readonly string[], etagOf: (rel: string) => string): void {
+/**
+ * Writes the JSON bodies of `refs` (the index's order) and their lengths and digest; `etagOf` gives
+ * a body's manifest ETag; `last`: the build whose list file the folder holds. Returns how many
+ * bodies were read back from dist/.
+ */
+export function writeListBodies(dist: string, refs: readonly string[], etagOf: (rel: string) => string, last?: LastBodies): number {
   const file = path.join(dist, BUILD_FILES.listBodies);
+  const kept = lastBodies(file, last);
+  let read = 0;
   // A new file, never the old one rewritten in place: a server started on the last build keeps
   // reading the file it validated through its open descriptor.
   rmSync(file, { force: true });
@@ -30,7 +71,8 @@ export function writeListBodies(dist: string, refs: readonly string[], etagOf: (
     };
     const comma = Uint8Array.of(COMMA);
     const lengths = refs.map((ref, i) => {
-      const body = readFileSync(path.join(dist, episodeFile(ref, "json")));
+      let body = kept.get(ref);
+      if (body === undefined) (body = readFileSync(path.join(dist, episodeFile(ref, "json")))), read++;
       if (i > 0) put(comma);
       put(body);
       return body.byteLength;
@@ -40,4 +82,5 @@ export function writeListBodies(dist: string, refs: readonly string[], etagOf: (
   } finally {
     closeSync(fd);
   }
+  return read;
 }

@@ -19,7 +19,9 @@ import { buildConfig, type BuildConfig } from "./config.ts";
 import {
   checkUnique,
   ContentError,
+  type FolderListing,
   episodeSources,
+  listEpisodeFolder,
   parseEpisode,
   readEpisodeInputs,
   readPodcast,
@@ -45,6 +47,9 @@ import {
   type EpisodePart,
 } from "../shared/layout.ts";
 import { buildKeyOf, readState, type BuildState, type EpisodeRecord } from "./build-state.ts";
+import { endPhase, endPhaseOnce, Stopwatch } from "./build-timings.ts";
+import { FingerprintCache } from "./fingerprint-cache.ts";
+import { buildCodeHash } from "./stamp.ts";
 
 /** An episode as its pages render it: read back from the API bodies the writer put in dist/. */
 export interface BuiltEpisode {
@@ -73,10 +78,16 @@ export interface Site {
   previousManifest: Record<string, string>;
   /** Publishable episodes new or changed since the last build. */
   changed: number;
+  /** Episode folders not read: their files stat as when a build last read them (./fingerprint-cache.ts). */
+  unread: number;
   /** How the output folder came to hold an earlier build (incremental builds), for the log. */
   base: string | null;
   /** The key this build's state is valid for (build code, variables, podcast.json). */
   key: string;
+  /** The build code's hash (./stamp.ts), part of the key and of the stamp. */
+  codeHash: string;
+  /** Every episode folder as listed for this build: its files, for the stamp (./stamp.ts). */
+  listings: FolderListing[];
   /** Refs whose episode page and player Astro renders in this build. */
   render: Set<string>;
   /** Strong ETags of the files the writer wrote and the pages handed over (`takePage`) in this build: the manifest reads no file twice. */
@@ -99,6 +110,15 @@ function emptyDist(dist: string): void {
   mkdirSync(dist, { recursive: true });
 }
 
+/**
+ * The published records (those with an index entry) in the index's order, from records in the
+ * order of their folders (episodeSources; a build state's, which writeState sorts the same way).
+ */
+export function inIndexOrder(records: Iterable<EpisodeRecord>): (EpisodeRecord & { entry: IndexEntry })[] {
+  const built = [...records].filter((r): r is EpisodeRecord & { entry: IndexEntry } => r.entry !== null);
+  return built.sort((a, b) => compareOrder(orderKeyOf(a.entry), orderKeyOf(b.entry)));
+}
+
 /** The manifest of the build in `dist`, or nothing when it has none. */
 function readManifest(dist: string): Record<string, string> {
   try {
@@ -108,13 +128,14 @@ function readManifest(dist: string): Record<string, string> {
   }
 }
 
-async function prepare(config: BuildConfig, dist: string, forceClean: boolean, outputs: OutputSink, live: string | null): Promise<Site> {
+async function prepare(config: BuildConfig, dist: string, forceClean: boolean, outputs: OutputSink, live: string | null, fingerprintFile: string | null): Promise<Site> {
   const problems: string[] = [];
   const warnings: string[] = [];
   const show = readPodcast(config.contentDir, problems);
   if (show === null) throw new ContentError(problems);
   const podcast = show.podcast;
-  const key = buildKeyOf(config, show.bytes);
+  const codeHash = buildCodeHash();
+  const key = buildKeyOf(config, show.bytes, codeHash);
   // The last build decides, as its state says: incremental when it was made with this build's key.
   // Its folder is live and never written; this build's folder is brought up to it from the state of
   // the build it holds (the one before the last), or made a linked copy of it (src/generate/build-folder.ts).
@@ -122,6 +143,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   const last = lastState !== null && lastState.key === key ? lastState : null;
   let previous = last;
   let base: string | null = null;
+  endPhase("key and last state read");
   if (last !== null && live !== null) {
     const own = readState(dist);
     if (own !== null && own.key === key) {
@@ -133,38 +155,54 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
       base = `a copy of it made of links (${Math.round(performance.now() - started)} ms)`;
     }
   }
+  endPhase("folder's own state read, or link copy");
   // From here on the folder is being rewritten: without a state, a failed build is followed by a clean one.
   rmSync(path.join(dist, BUILD_FILES.state), { force: true });
   rmSync(path.join(dist, BUILD_FILES.stamp), { force: true });
   if (previous === null) emptyDist(dist);
   const previousManifest = previous === null ? {} : readManifest(dist);
   // Astro writes its files over what is there: none of them may be a link to a file of the live build.
-  if (previous !== null) clearSiteFiles(dist);
+  // The last list file stays: the new one takes its unchanged bodies (./list-bodies.ts).
+  if (previous !== null) clearSiteFiles(dist, new Set([BUILD_FILES.listBodies]));
+  endPhase("previous manifest read, site files cleared");
 
   resetWriter();
   const ctx: WriteContext = { config, podcast, dist, warnings, etags: new Map(), outputs };
   const records = new Map<string, EpisodeRecord>();
   const kept = new Set<string>();
   const render = new Set<string>();
-  for (const source of episodeSources(config.contentDir)) {
-    const inputs = readEpisodeInputs(config.contentDir, source);
+  const listings: FolderListing[] = [];
+  const fingerprints = FingerprintCache.read(fingerprintFile ?? "", config.contentDir, forceClean || fingerprintFile === null);
+  const listing = new Stopwatch();
+  const reading = new Stopwatch();
+  const writing = new Stopwatch();
+  for (const source of listing.time(() => episodeSources(config.contentDir))) {
+    // A folder whose files stat as they did when last read keeps its fingerprint unread (./fingerprint-cache.ts).
+    const files = listing.time(() => listEpisodeFolder(config.contentDir, source));
+    listings.push(files);
+    const known = fingerprints.get(files);
+    let inputs = known === null ? reading.time(() => readEpisodeInputs(config.contentDir, source, files)) : null;
+    const fingerprint = known ?? inputs!.fingerprint;
+    fingerprints.keep(files, fingerprint);
     const before = previous?.episodes[source];
-    if (before !== undefined && before.fp === inputs.fingerprint) {
+    if (before !== undefined && before.fp === fingerprint) {
       records.set(source, before);
       kept.add(source);
       continue;
     }
+    inputs ??= reading.time(() => readEpisodeInputs(config.contentDir, source, files));
     const loaded = await parseEpisode(config.contentDir, inputs, config.audioBackend, problems, warnings);
     if (loaded === null) continue;
-    const record = writeEpisode(ctx, loaded, inputs.fingerprint);
+    const record = writing.time(() => writeEpisode(ctx, loaded, inputs.fingerprint));
     records.set(source, record);
     if (record.entry !== null) render.add(record.entry.ref);
   }
+  if (fingerprintFile !== null) fingerprints.save(fingerprintFile);
+  endPhase("content", { "folders listed": listing, "folders read": reading, "changed episodes written": writing });
   checkUnique([...records].map(([source, r]) => ({ source, id: r.id, n: r.n })), problems);
   if (problems.length > 0) throw new ContentError(problems);
 
-  const built = [...records.values()].filter((r): r is EpisodeRecord & { entry: IndexEntry } => r.entry !== null);
-  built.sort((a, b) => compareOrder(orderKeyOf(a.entry), orderKeyOf(b.entry)));
+  const built = inIndexOrder(records.values());
   const entries = built.map((r) => r.entry);
   const origins = { baseUrl: config.baseUrl, siteUrl: config.siteUrl };
   const terms = termsUrl(origins, podcast.termsUrl);
@@ -183,6 +221,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   writeOutput(ctx, BUILD_FILES.discovery, JSON.stringify(discovery));
   const pageFiles = new Set([...render].flatMap((ref) => [SITE_FILES.page(ref), SITE_FILES.embed(ref)]));
   const changed = [...records].filter(([source, r]) => r.entry !== null && last?.episodes[source]?.fp !== r.fp).length;
+  endPhase("index and discovery written");
   return {
     config,
     podcast,
@@ -194,8 +233,11 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
     previous,
     previousManifest,
     changed,
+    unread: fingerprints.reused,
     base,
     key,
+    codeHash,
+    listings,
     render,
     index,
     discovery,
@@ -217,10 +259,11 @@ const shared = globalThis as { [SITE_KEY]?: Promise<Site> };
  * Prepares this build process's site: reads content/, writes the changed episodes' bodies to
  * `dist`, decides what Astro renders. `clean` forces a clean build (`npm run build -- --clean`);
  * `outputs` is given each file the writer wrote, as soon as it is on disk, and each page `takePage`
- * takes; `live` is the live build's folder, which this build never writes (null: `dist` holds the last build).
+ * takes; `live` is the live build's folder, which this build never writes (null: `dist` holds the last build);
+ * `fingerprintFile` keeps the folders' fingerprints between builds (./fingerprint-cache.ts; null: none).
  */
-export function prepareSite(dist: string, clean: boolean, outputs: OutputSink, live: string | null = null): Promise<Site> {
-  const site = prepare(buildConfig(), dist, clean, outputs, live);
+export function prepareSite(dist: string, clean: boolean, outputs: OutputSink, live: string | null = null, fingerprintFile: string | null = null): Promise<Site> {
+  const site = prepare(buildConfig(), dist, clean, outputs, live, fingerprintFile);
   shared[SITE_KEY] = site;
   return site;
 }
@@ -294,6 +337,7 @@ export function builtEpisode(site: Site, entry: IndexEntry): BuiltEpisode {
  * build never holds every script in memory.
  */
 export async function episodeRoutes(page: "page" | "embed") {
+  endPhaseOnce("Astro's server bundle (Vite)");
   const site = await loadSite();
   const route = PAGE_ROUTES[page];
   return site.index.episodes

@@ -3,7 +3,7 @@
 //   1. validate the folder and measure the MP3 (src/publish/validate.ts, src/publish/mp3-facts.ts); --dry-run stops here;
 //   2. s3 mode: upload the MP3, or skip it when the same bytes are there (src/publish/upload.ts);
 //   3. write the folder into CONTENT_DIR/episodes, atomically (src/publish/episode-folder.ts);
-//   4. `npm run build`, then with --deploy `npm run deploy -- --no-build`, which announces the new
+//   4. `npm run build` (its script, without npm), then with --deploy `npm run deploy -- --no-build`, which announces the new
 //      published set once deployed (--no-notify: not); without, the servers running from the
 //      build's folder have taken the build up when the build exits, or it says which did not
 //      (src/generate/build-folder.ts).
@@ -43,10 +43,17 @@ export interface PublishOptions {
 /** A step that failed after the folder was written; the message says what was undone. */
 export class PublishError extends Error {}
 
+/**
+ * What `npm run build` runs (package.json), started without npm: npm's own start-up is a share of a
+ * one-episode publish's build worth sparing (docs/performance.md).
+ */
+const BUILD_SCRIPT = path.join(ROOT, "scripts/build.ts");
+
 /** Runs `npm run <script> [-- args]` in the repository with `env`, output to this terminal. */
 function npmRun(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const [command, ...argv] = script === "build" ? [process.execPath, BUILD_SCRIPT, ...args] : ["npm", "run", script, ...(args.length > 0 ? ["--", ...args] : [])];
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", script, ...(args.length > 0 ? ["--", ...args] : [])], { cwd: ROOT, env, stdio: "inherit" });
+    const child = spawn(command!, argv, { cwd: ROOT, env, stdio: "inherit" });
     child.once("error", reject);
     child.once("exit", (code, signal) => (code === 0 ? resolve() : reject(new Error(`npm run ${script} ${signal !== null ? `was stopped (${signal})` : `exited with ${code}`}`))));
   });

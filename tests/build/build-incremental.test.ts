@@ -4,9 +4,12 @@
 // step the incremental dist/ is compared, file by file, with a clean build into another folder.
 // The builds are the run's fixture builds (tests/support/build-service.ts, the command's build byte
 // for byte: tests/build/build-service.test.ts), but for the flag --clean, which is the command's.
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SETTLE_MS } from "../../src/generate/content.ts";
+import { uploadFiles } from "../../src/generate/file-budget.ts";
 import { BUILD_FILES, episodeFile, SITE_FILES } from "../../src/shared/layout.ts";
 import { build, episode, fixtureBuild, HOSTS, script, tempDir, timedScript, writeContent, type EpisodeSpec } from "../support/fixture.ts";
 
@@ -41,6 +44,9 @@ async function expectEqualToClean(env: Record<string, string> = {}): Promise<voi
   expect(want.has(BUILD_FILES.listBodies)).toBe(true);
   expect(want.has(BUILD_FILES.timedEtags)).toBe(true);
   expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
+  // The manifest names the files the build lists without walking the episodes' folders: those a walk finds (src/generate/integration.ts).
+  const walked = (await uploadFiles(dist)).filter((rel) => rel !== BUILD_FILES.manifest && rel !== BUILD_FILES.stamp);
+  expect(Object.keys(JSON.parse(got.get(BUILD_FILES.manifest)!.toString("utf8")) as Record<string, string>)).toEqual(walked);
   const differing = [...want].filter(([rel, bytes]) => !got.get(rel)!.equals(bytes)).map(([rel]) => rel);
   expect(differing).toEqual([]);
   await rm(clean, { recursive: true, force: true });
@@ -70,6 +76,8 @@ describe("incremental build", () => {
     await writeContent(contentDir, [...specs, draft, added]);
     const r = await fixtureBuild(contentDir, dist);
     expect(log(r)).toMatch(/incremental build: 1 of 7 episodes changed/);
+    // The list's bodies in one file: the unchanged ones from the last file of the folder (src/generate/list-bodies.ts).
+    expect(log(r)).toMatch(/list bodies: 7 in one file, 1 read from their files/);
     expect(JSON.parse(await readFile(path.join(dist, BUILD_FILES.index), "utf8")).episodes.map((e: { n: number }) => e.n)).toContain(7);
     await expectEqualToClean();
   });
@@ -105,6 +113,30 @@ describe("incremental build", () => {
     const r = await fixtureBuild(contentDir, dist);
     expect(log(r)).toMatch(/incremental build: 1 of 7 episodes changed/);
     expect((await tags()).equals(before)).toBe(false);
+    await expectEqualToClean();
+  });
+
+  it("reads no folder whose files stat as before, and still sees an edit that puts back the file's size and modification time", async () => {
+    // A modification time of whole seconds, which utimes puts back exactly.
+    const file = path.join(contentDir, "episodes", "ep-5", "episode.json");
+    const then = Math.floor(Date.now() / 1000) - 60;
+    await utimes(file, then, then);
+    // Folders are trusted by their files' stat only once every timestamp is SETTLE_MS old (src/generate/content.ts).
+    await sleep(SETTLE_MS + 200);
+    await fixtureBuild(contentDir, dist);
+    const unchanged = await fixtureBuild(contentDir, dist);
+    expect(log(unchanged)).toMatch(/incremental build: 0 of 7 episodes changed.*; 8 folders not read/);
+    // The same number of bytes, the modification time put back: only the change time (and the bytes) differ.
+    const before = await stat(file);
+    const text = await readFile(file, "utf8");
+    expect(text).toContain("Episode <6>");
+    await writeFile(file, text.replace("Episode <6>", "Episode <9>"));
+    await utimes(file, then, then);
+    const after = await stat(file);
+    expect([after.size, after.mtimeMs, after.ino]).toEqual([before.size, before.mtimeMs, before.ino]);
+    const r = await fixtureBuild(contentDir, dist);
+    expect(log(r)).toMatch(/incremental build: 1 of 7 episodes changed.*; 7 folders not read/);
+    expect(JSON.parse(await readFile(path.join(dist, episodeFile("6", "json")), "utf8")).title).toBe("Episode <9>");
     await expectEqualToClean();
   });
 
