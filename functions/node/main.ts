@@ -165,9 +165,8 @@ function releaseStartupMemory(): void {
     survivors.length = 0;
   }
   setFlagsFromString("--semi-space-growth-factor=1");
-  // The context that lent its `gc` is let go (the next build's load makes another): a second
-  // native context left alive for the process's life slows every request's node:http work
-  // (docs/performance.md). The next major collection frees it.
+  // The context that lent its `gc` is let go: serving has no use for a second native context (the
+  // next build's load makes another). The next major collection frees it.
   gcFunction = null;
 }
 
