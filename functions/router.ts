@@ -112,7 +112,8 @@ function compile(id: RouteId, path: string): Template {
 }
 
 export class Router {
-  readonly #literal = new Map<string, RouteId>();
+  /** A literal path's match, made once: it has no parameters, and callers only read it. */
+  readonly #literal = new Map<string, RouteMatch>();
   readonly #templates: Template[] = [];
 
   constructor() {
@@ -120,7 +121,7 @@ export class Router {
       for (const path of (ROUTES[id] as Route).paths) {
         if (path.includes("{")) this.#templates.push(compile(id, path));
         else if (this.#literal.has(path)) throw new Error(`route table: ${path} is listed twice`);
-        else this.#literal.set(path, id);
+        else this.#literal.set(path, Object.freeze({ id, route: ROUTES[id] as Route, params: Object.freeze({}) }));
       }
     }
   }
@@ -128,7 +129,7 @@ export class Router {
   /** The route of a path, or null (static files of the build, or the 404 page). */
   match(path: string): RouteMatch | null {
     const literal = this.#literal.get(path);
-    if (literal !== undefined) return { id: literal, route: ROUTES[literal], params: {} };
+    if (literal !== undefined) return literal;
     for (const t of this.#templates) {
       const params = t.match(path);
       if (params !== null) return { id: t.id, route: ROUTES[t.id], params };

@@ -98,6 +98,14 @@ export class EntryTable {
     return this.#ref.at(i);
   }
 
+  script(i: number): IndexEntry["script"] {
+    return SCRIPT_STATES[this.#script[i]!]!;
+  }
+
+  transcript(i: number): boolean {
+    return this.#transcript[i] === 1;
+  }
+
   domainsOf(i: number): readonly string[] {
     return this.#domainLists[this.#domains[i]!]!;
   }
@@ -121,8 +129,8 @@ export class EntryTable {
       ref: this.#ref.at(i),
       title: this.#title.at(i),
       domains: this.domainsOf(i) as string[],
-      script: SCRIPT_STATES[this.#script[i]!]!,
-      transcript: this.#transcript[i] === 1,
+      script: this.script(i),
+      transcript: this.transcript(i),
       audio: this.#hasAudio[i] === 1 ? { key: this.#audioKey.at(i), bytes: Number.isNaN(bytes) ? null : bytes, etag: this.#audioEtag.at(i) } : null,
     };
   }

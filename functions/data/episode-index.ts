@@ -89,9 +89,23 @@ class Sequence {
     return { items, more: false, from: items.length === 0 ? null : from };
   }
 
+  /**
+   * The last answer of firstPublished and the clock interval over which it holds: from the newest
+   * published episode's time to the next one's. Every request to the list asks at a new moment,
+   * and the answer changes only when a scheduled episode's time comes.
+   */
+  #published = { first: -1, from: Infinity, until: -Infinity };
+
   /** The position of the newest published episode (the length when none is). */
   firstPublished(now: number): number {
-    return this.search((k) => this.table.p[this.at[k]!]! <= now);
+    const last = this.#published;
+    if (now >= last.from && now < last.until) return last.first;
+    const p = this.table.p;
+    const first = this.search((k) => p[this.at[k]!]! <= now);
+    const from = first < this.at.length ? p[this.at[first]!]! : -Infinity;
+    const until = first > 0 ? p[this.at[first - 1]!]! : Infinity;
+    this.#published = { first, from, until };
+    return first;
   }
 
   /** The newest published episode, if any. */
@@ -186,8 +200,27 @@ export class EpisodeIndex {
 
   /** The episode behind a reference if it is published at `now`, else null. */
   resolve(ref: EpisodeRef, now: number): IndexEntry | null {
+    const i = this.resolvePosition(ref, now);
+    return i >= 0 ? this.#table.entry(i) : null;
+  }
+
+  /**
+   * resolve's position in the index, -1 for none: what a route that needs only a field or two
+   * reads (scriptAt, transcriptAt, refAt) instead of an entry made with all of its strings.
+   */
+  resolvePosition(ref: EpisodeRef, now: number): number {
     const i = ref.kind === "uuid" ? this.#byIdAt(ref.id) : this.#byNumber.find(hashNumber(ref.number), ref.number, this.#numberIs);
-    return i >= 0 && this.#table.p[i]! <= now ? this.#table.entry(i) : null;
+    return i >= 0 && this.#table.p[i]! <= now ? i : -1;
+  }
+
+  /** The script state of the entry at a position, without making its object. */
+  scriptAt(position: number): IndexEntry["script"] {
+    return this.#table.script(position);
+  }
+
+  /** Whether the entry at a position has a plain transcript, without making its object. */
+  transcriptAt(position: number): boolean {
+    return this.#table.transcript(position);
   }
 
   /** The published episode whose local audio key is `key` (the direct /media/ URL). */

@@ -46,14 +46,13 @@ export class RateLimiter {
   private decide(bucket: Bucket, hit: RateLimitHit, now: number): RateDecision {
     const quota = quotaOf(this.limits, bucket);
     const reset = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
-    return {
-      allowed: hit.count <= quota,
-      retryAfter: reset,
-      headers: {
-        [HEADER.rateLimitPolicy]: this.policies[bucket],
-        [HEADER.rateLimit]: `"${bucket}";r=${Math.max(0, quota - hit.count)};t=${reset}`,
-      },
-    };
+    // Names written out rather than computed (`[HEADER.rateLimit]`): a computed key sends every
+    // request's literal through the runtime. `satisfies` holds them to src/shared/headers.ts.
+    const headers = {
+      "ratelimit-policy": this.policies[bucket],
+      ratelimit: `"${bucket}";r=${Math.max(0, quota - hit.count)};t=${reset}`,
+    } satisfies Record<typeof HEADER.rateLimitPolicy | typeof HEADER.rateLimit, string>;
+    return { allowed: hit.count <= quota, retryAfter: reset, headers };
   }
 }
 

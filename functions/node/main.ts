@@ -165,6 +165,9 @@ function releaseStartupMemory(): void {
     survivors.length = 0;
   }
   setFlagsFromString("--semi-space-growth-factor=1");
+  // The context that lent its `gc` is let go: serving has no use for a second native context (the
+  // next build's load makes another). The next major collection frees it.
+  gcFunction = null;
 }
 
 /**

@@ -33,7 +33,9 @@ class NodeHeaders {
   }
 
   get(name: string): string | null {
-    const value = this.#req.headers[lowerName(name)];
+    // The shim asks with the lower-case names of src/shared/headers.ts: found as they are.
+    const headers = this.#req.headers;
+    const value = headers[name] ?? headers[lowerName(name)];
     return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
   }
 }

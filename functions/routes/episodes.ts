@@ -71,18 +71,27 @@ export function createEpisodeRoutes(deps: EpisodeRoutesDeps) {
   /** Keys of pages composed once and not kept (LIST_SEEN_BYTES). */
   const seen = new ByteLru<true>(LIST_SEEN_BYTES, (_, key) => key.length + 16);
 
-  function episode(refText: string, clock: number): IndexEntry | Refusal {
+  /** The index position of the published episode behind a reference, or the refusal. */
+  function positionOf(refText: string, clock: number): number | Refusal {
     const ref = parseRef(refText);
     if (ref === null) return refusal(PARAMETERS.ref.error, PARAMETERS.ref.name);
-    return index.resolve(ref, clock) ?? refusal("not_found");
+    const at = index.resolvePosition(ref, clock);
+    return at < 0 ? refusal("not_found") : at;
   }
 
+  function episode(refText: string, clock: number): IndexEntry | Refusal {
+    const at = positionOf(refText, clock);
+    return at instanceof Refusal ? at : index.entryAt(at);
+  }
+
+  /** The episode's built body of `part`; the entry is read by position, never made whole (the route's hot path). */
   function body(refText: string, part: EpisodePart, clock: number): Read<Asset> {
-    const entry = episode(refText, clock);
-    if (entry instanceof Refusal) return entry;
-    if (part === "script" && entry.script !== "ok") return refusal(entry.script === "missing" ? "script_unavailable" : "script_unparseable");
-    if (part === "transcript" && !entry.transcript) return refusal("transcript_unavailable");
-    return thenOrNow(assets.get(episodeFile(entry.ref, part)), builtOrRefused);
+    const at = positionOf(refText, clock);
+    if (at instanceof Refusal) return at;
+    const script = part === "script" ? index.scriptAt(at) : "ok";
+    if (script !== "ok") return refusal(script === "missing" ? "script_unavailable" : "script_unparseable");
+    if (part === "transcript" && !index.transcriptAt(at)) return refusal("transcript_unavailable");
+    return thenOrNow(assets.get(episodeFile(index.refAt(at), part)), builtOrRefused);
   }
 
   /**

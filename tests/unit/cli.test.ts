@@ -31,6 +31,7 @@ const CASES: Record<string, Case> = {
   "bench.ts": { name: "bench", help: ["-h", "--sizes", "100", "--no-http"], malformed: ["--sizes", "abc"] },
   "build.ts": { name: "build", help: ["--outDir", untouched("build-out"), "--help"], unwritten: [untouched("build-out")], malformed: ["--outDir"] },
   "bundle-worker.ts": { name: "bundle-worker", help: ["--help"], malformed: ["--out", "x"] },
+  "cpu-profile-top.ts": { name: "cpu-profile-top", help: ["profile.cpuprofile", "--help"], malformed: ["profile.cpuprofile", "--top", "all"] },
   "deploy.ts": {
     name: "deploy",
     help: ["--dry-run", "--outdir", untouched("deploy-out"), "--help"],

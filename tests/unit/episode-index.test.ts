@@ -179,6 +179,26 @@ describe("the publication clock", () => {
     expect(idx.published(T0 + 99 * DAY, 5, 2)).toEqual({ total: 5, items: [] });
   });
 
+  it("the published count follows the clock forwards and backwards, at and around every publication", () => {
+    // Two episodes at one moment, and the count asked in an order that jumps both ways: an answer
+    // remembered for its interval must never outlive it.
+    const tied = indexOf([...entries, entry(6, { p: T0 + 5 * DAY }), entry(7, { p: T0 + 7 * DAY })]);
+    const moments = [T0 + 5 * DAY, T0 + 5 * DAY - 1, T0 + 9 * DAY, T0, T0 + 7 * DAY, T0 + 7 * DAY - 1, T0 + DAY, T0 + 3 * DAY + 1, T0 + 5 * DAY];
+    for (const now of [...moments, ...Array.from({ length: 200 }, (_, i) => T0 + ((i * 7919) % 10) * DAY + ((i % 3) - 1))]) {
+      expect(tied.publishedCount(now), `at day ${(now - T0) / DAY}`).toBe([...entries, entry(6, { p: T0 + 5 * DAY }), entry(7, { p: T0 + 7 * DAY })].filter((e) => e.p <= now).length);
+    }
+  });
+
+  it("resolvePosition and the fields read at a position agree with the entry resolve makes", () => {
+    const mixed = indexOf([entry(1, { script: "missing", transcript: false }), entry(2, { script: "unparseable" }), entry(3)]);
+    for (const n of [1, 2, 3]) {
+      const at = mixed.resolvePosition({ kind: "number", number: n }, T0 + 9 * DAY);
+      const whole = mixed.resolve({ kind: "number", number: n }, T0 + 9 * DAY)!;
+      expect([mixed.scriptAt(at), mixed.transcriptAt(at), mixed.refAt(at)]).toEqual([whole.script, whole.transcript, whole.ref]);
+    }
+    expect(mixed.resolvePosition({ kind: "number", number: 3 }, T0 + 2 * DAY)).toBe(-1);
+  });
+
   it("a media key resolves only to a published episode that owns it", () => {
     const withAudio = indexOf([entry(1, { audio: { key: `${uuid(1)}.mp3`, bytes: 10, etag: '"x"' } }), entry(2)]);
     expect(withAudio.byMediaKey(`${uuid(1)}.mp3`, T0 + DAY)?.n).toBe(1);
