@@ -44,18 +44,19 @@ export interface PublishOptions {
 export class PublishError extends Error {}
 
 /**
- * What `npm run build` runs (package.json), started without npm: npm's own start-up is a share of a
- * one-episode publish's build worth sparing (docs/performance.md).
+ * A command of package.json's scripts: how to start it, and its name for messages. The build starts
+ * its script without npm: npm's own start-up is a share of a one-episode publish's build worth
+ * sparing (docs/performance.md).
  */
-const BUILD_SCRIPT = path.join(ROOT, "scripts/build.ts");
+const BUILD = { name: "npm run build", command: process.execPath, args: [path.join(ROOT, "scripts/build.ts")] };
+const DEPLOY = { name: "npm run deploy", command: "npm", args: ["run", "deploy", "--"] };
 
-/** Runs `npm run <script> [-- args]` in the repository with `env`, output to this terminal. */
-function npmRun(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  const [command, ...argv] = script === "build" ? [process.execPath, BUILD_SCRIPT, ...args] : ["npm", "run", script, ...(args.length > 0 ? ["--", ...args] : [])];
+/** Runs a script in the repository with `args` and `env`, output to this terminal. */
+function runScript(script: typeof BUILD, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command!, argv, { cwd: ROOT, env, stdio: "inherit" });
+    const child = spawn(script.command, [...script.args, ...args], { cwd: ROOT, env, stdio: "inherit" });
     child.once("error", reject);
-    child.once("exit", (code, signal) => (code === 0 ? resolve() : reject(new Error(`npm run ${script} ${signal !== null ? `was stopped (${signal})` : `exited with ${code}`}`))));
+    child.once("exit", (code, signal) => (code === 0 ? resolve() : reject(new Error(`${script.name} ${signal !== null ? `was stopped (${signal})` : `exited with ${code}`}`))));
   });
 }
 
@@ -149,10 +150,10 @@ export async function publish(opts: PublishOptions): Promise<PublishResult> {
   say(`Wrote ${shown(written)}`);
   let built = false;
   try {
-    await npmRun("build", opts.outDir === null ? [] : ["--outDir", opts.outDir], opts.env);
+    await runScript(BUILD, opts.outDir === null ? [] : ["--outDir", opts.outDir], opts.env);
     built = true;
     const deployArgs = ["--no-build", ...(opts.outDir === null ? [] : ["--dist", opts.outDir]), ...(opts.notify === false ? ["--no-notify"] : [])];
-    if (opts.deploy) await npmRun("deploy", deployArgs, opts.env);
+    if (opts.deploy) await runScript(DEPLOY, deployArgs, opts.env);
   } catch (e) {
     await removeEpisodeFolder(written);
     const kept = upload === null ? "" : "; the uploaded MP3 stays in the bucket and a retry skips its upload";
