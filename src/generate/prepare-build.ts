@@ -20,8 +20,7 @@ import {
   checkUnique,
   ContentError,
   type FolderListing,
-  episodeSources,
-  listEpisodeFolder,
+  listEpisodeFolders,
   parseEpisode,
   readEpisodeInputs,
   readPodcast,
@@ -80,6 +79,8 @@ export interface Site {
   changed: number;
   /** Episode folders not read: their files stat as when a build last read them (./fingerprint-cache.ts). */
   unread: number;
+  /** Episode folders whose names were not listed: their own times are as when a build last listed them (./content.ts listEpisodeFolders). */
+  unlisted: number;
   /** How the output folder came to hold an earlier build (incremental builds), for the log. */
   base: string | null;
   /** The key this build's state is valid for (build code, variables, podcast.json). */
@@ -112,7 +113,7 @@ function emptyDist(dist: string): void {
 
 /**
  * The published records (those with an index entry) in the index's order, from records in the
- * order of their folders (episodeSources; a build state's, which writeState sorts the same way).
+ * order of their folders (listEpisodeFolders; a build state's, which writeState sorts the same way).
  */
 export function inIndexOrder(records: Iterable<EpisodeRecord>): (EpisodeRecord & { entry: IndexEntry })[] {
   const built = [...records].filter((r): r is EpisodeRecord & { entry: IndexEntry } => r.entry !== null);
@@ -176,10 +177,10 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   const listing = new Stopwatch();
   const reading = new Stopwatch();
   const writing = new Stopwatch();
-  for (const source of listing.time(() => episodeSources(config.contentDir))) {
+  listings.push(...listing.time(() => listEpisodeFolders(config.contentDir, (source) => fingerprints.known(source))));
+  for (const files of listings) {
+    const source = files.source;
     // A folder whose files stat as they did when last read keeps its fingerprint unread (./fingerprint-cache.ts).
-    const files = listing.time(() => listEpisodeFolder(config.contentDir, source));
-    listings.push(files);
     const known = fingerprints.get(files);
     let inputs = known === null ? reading.time(() => readEpisodeInputs(config.contentDir, source, files)) : null;
     const fingerprint = known ?? inputs!.fingerprint;
@@ -234,6 +235,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
     previousManifest,
     changed,
     unread: fingerprints.reused,
+    unlisted: listings.filter((l) => !l.listed).length,
     base,
     key,
     codeHash,

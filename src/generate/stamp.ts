@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BuildConfig } from "./config.ts";
-import { episodeSources, listEpisodeFolder, type FolderListing } from "./content.ts";
+import { listEpisodeFolders, type FolderListing } from "./content.ts";
 
 /** The project root (this file is src/generate/stamp.ts). */
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -53,10 +53,10 @@ function fileLines(root: string, skip: ReadonlySet<string>): string[] {
  * The stamp of the build inputs: the build variables, every content file's path, size and
  * modification time, and the build code's hash (`codeHash`, when the caller has it). The episode
  * folders' files are taken as the build listed them (`episodes`, src/generate/content.ts
- * `listEpisodeFolder`: the inputs it read, with no second walk of the show), or listed now.
+ * `listEpisodeFolders`: the inputs it read, with no second walk of the show), or listed now.
  */
 export async function stampOf(config: BuildConfig, codeHash = buildCodeHash(), episodes?: readonly FolderListing[]): Promise<string> {
-  const listings = episodes ?? episodeSources(config.contentDir).map((source) => listEpisodeFolder(config.contentDir, source));
+  const listings = episodes ?? listEpisodeFolders(config.contentDir);
   const folders = listings.map((l) => path.posix.dirname(l.source));
   const lines = fileLines(config.contentDir, new Set(folders));
   listings.forEach((l, i) => {

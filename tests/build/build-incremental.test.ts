@@ -4,7 +4,7 @@
 // step the incremental dist/ is compared, file by file, with a clean build into another folder.
 // The builds are the run's fixture builds (tests/support/build-service.ts, the command's build byte
 // for byte: tests/build/build-service.test.ts), but for the flag --clean, which is the command's.
-import { readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -137,6 +137,23 @@ describe("incremental build", () => {
     const r = await fixtureBuild(contentDir, dist);
     expect(log(r)).toMatch(/incremental build: 1 of 7 episodes changed.*; 7 folders not read/);
     expect(JSON.parse(await readFile(path.join(dist, episodeFile("6", "json")), "utf8")).title).toBe("Episode <9>");
+    await expectEqualToClean();
+  });
+
+  it("lists no folder whose own times are as before, and still sees a file added beside the others or in a subfolder", async () => {
+    // A folder with a subfolder is always listed: a name can come in the subfolder while the folder's own times stay.
+    const withSubfolder = path.join(contentDir, "episodes", "ep-4");
+    await mkdir(path.join(withSubfolder, "notes"));
+    await writeFile(path.join(withSubfolder, "notes", "a.txt"), "a");
+    await sleep(SETTLE_MS + 200);
+    await fixtureBuild(contentDir, dist);
+    const unchanged = await fixtureBuild(contentDir, dist);
+    expect(log(unchanged)).toMatch(/incremental build: 0 of 7 episodes changed.*; 8 folders not read [^,]*, 7 not listed/);
+    // Beside the others: the folder's own times change, and it is listed again.
+    await writeFile(path.join(contentDir, "episodes", "ep-3", "notes.txt"), "b");
+    await writeFile(path.join(withSubfolder, "notes", "b.txt"), "b");
+    const r = await fixtureBuild(contentDir, dist);
+    expect(log(r)).toMatch(/incremental build: 2 of 7 episodes changed.*; 6 folders not read [^,]*, 6 not listed/);
     await expectEqualToClean();
   });
 
