@@ -29,10 +29,41 @@ export interface EpisodeRecord {
 }
 
 export interface BuildState {
-  version: 1;
+  version: 2;
   key: string;
   /** By the path of the folder's episode.json, relative to the content folder. */
   episodes: Record<string, EpisodeRecord>;
+}
+
+/**
+ * The state's first line: its key and each folder's fingerprint. Of the live build's state, a build
+ * needs no more (src/generate/prepare-build.ts), and parsing the records too was a share of every
+ * one-episode build (docs/performance.md). The second line holds the records without their fingerprints.
+ */
+export interface StateHead {
+  version: 2;
+  key: string;
+  fps: Record<string, string>;
+}
+
+const NEWLINE = 0x0a;
+
+/** The state file's two lines, or null when there is none or it is of another version. */
+function stateLines(dist: string): { bytes: Buffer; head: StateHead; split: number } | null {
+  try {
+    const bytes = readFileSync(path.join(dist, BUILD_FILES.state));
+    const split = bytes.indexOf(NEWLINE); // JSON.stringify writes no newline: the one between the lines is the first
+    if (split < 0) return null;
+    const head = JSON.parse(bytes.toString("utf8", 0, split)) as StateHead;
+    return head.version === 2 && typeof head.key === "string" && typeof head.fps === "object" && head.fps !== null ? { bytes, head, split } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The last build's key and fingerprints alone, or null when it has no state (or it cannot be read). */
+export function readStateHead(dist: string): StateHead | null {
+  return stateLines(dist)?.head ?? null;
 }
 
 /** The key a build's outputs are valid for. ASSET_FILE_LIMIT is not in it: it only decides whether a build passes. */
@@ -48,17 +79,26 @@ export function buildKeyOf(config: BuildConfig, podcastBytes: Buffer, codeHash =
 
 /** The last build's state, or null when there is none (or it cannot be read: then the build is clean). */
 export function readState(dist: string): BuildState | null {
+  const lines = stateLines(dist);
+  if (lines === null) return null;
   try {
-    const state = JSON.parse(readFileSync(path.join(dist, BUILD_FILES.state), "utf8")) as BuildState;
-    return state.version === 1 && typeof state.key === "string" && typeof state.episodes === "object" ? state : null;
+    const episodes = JSON.parse(lines.bytes.toString("utf8", lines.split + 1)) as Record<string, Omit<EpisodeRecord, "fp">>;
+    const { fps } = lines.head;
+    for (const source in episodes) (episodes[source] as EpisodeRecord).fp = fps[source]!;
+    return { version: 2, key: lines.head.key, episodes: episodes as Record<string, EpisodeRecord> };
   } catch {
     return null;
   }
 }
 
 export function writeState(dist: string, key: string, records: Map<string, EpisodeRecord>): void {
-  const episodes: Record<string, EpisodeRecord> = {};
-  for (const source of [...records.keys()].sort()) episodes[source] = records.get(source)!;
-  const state: BuildState = { version: 1, key, episodes };
-  writeNewFile(path.join(dist, BUILD_FILES.state), JSON.stringify(state));
+  const fps: Record<string, string> = {};
+  const episodes: Record<string, Omit<EpisodeRecord, "fp">> = {};
+  for (const source of [...records.keys()].sort()) {
+    const { fp, ...record } = records.get(source)!;
+    fps[source] = fp;
+    episodes[source] = record;
+  }
+  const head: StateHead = { version: 2, key, fps };
+  writeNewFile(path.join(dist, BUILD_FILES.state), `${JSON.stringify(head)}\n${JSON.stringify(episodes)}`);
 }

@@ -129,18 +129,29 @@ export function episodeSources(contentDir: string): string[] {
  * An episode folder's files as `stat` sees them, before any is read. `signature` changes whenever
  * a file is added, removed, renamed or written: it holds each file's size, modification time, change
  * time and inode, and the change time is set by the kernel on every write (a tool that puts back
- * the modification time cannot put it back). `settled`: every time in it is at least SETTLE_MS old,
- * so a write that comes later cannot share it (timestamps have a granularity: a file written twice
- * in one tick looks unchanged); a folder not yet settled is read again by the next build.
+ * the modification time cannot put it back). `settled`: every time in it, and the folder's own, is
+ * at least SETTLE_MS old, so a write that comes later cannot share it (timestamps have a
+ * granularity: a file written twice in one tick looks unchanged); a folder not yet settled is read
+ * again by the next build.
  */
 export interface FolderListing {
   source: string;
+  /** The folder's own modification time, change time and inode: they change when a name in it is added, removed or renamed. */
+  dir: string;
   signature: string;
   settled: boolean;
+  /** Whether its names were listed (`readdir`), or taken from the last build's listing of the same `dir` (listEpisodeFolders). */
+  listed: boolean;
   /** The fingerprint's part for the files other than episode.json and script.json. */
   others: string;
   /** Every file as listed (its path in the folder, with "/"): what the build's stamp is made of (src/generate/stamp.ts). */
   files: { rel: string; size: number; mtimeMs: number }[];
+}
+
+/** What the last build knew of a folder (a settled FolderListing's), handed back to listEpisodeFolders. */
+export interface KnownListing {
+  dir: string;
+  signature: string;
 }
 
 /** How old every timestamp of a folder must be before its signature stands for its bytes. */
@@ -168,25 +179,85 @@ function folderFiles(dir: string): FolderFile[] {
   return files.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
-// Synchronous reads throughout: one awaited read per small file costs several times more at
-// 10,000 episodes (docs/performance.md). One listing and a `stat` per file, no more: this runs for
-// every folder of the show in every build.
-export function listEpisodeFolder(contentDir: string, source: string): FolderListing {
-  const dir = path.dirname(path.join(contentDir, source));
+/**
+ * The files of a signature, in its order, when they are all directly in the folder; else null. A
+ * subfolder's names can change while the folder's own times do not: such a folder is always listed.
+ */
+function filesOfSignature(signature: string): FolderFile[] | null {
+  const files: FolderFile[] = [];
+  for (const entry of signature.split("\0")) {
+    if (entry === "") continue;
+    const rel = entry.slice(0, entry.indexOf("\t"));
+    if (rel.includes("/")) return null;
+    files.push({ rel, name: rel, input: INPUT_FILES.has(rel) });
+  }
+  return files;
+}
+
+/** The listing of `files` in `dir` (its own stat `info`), or null when one of them is gone. */
+function statFiles(source: string, dir: string, info: Stats, files: FolderFile[], listed: boolean): FolderListing | null {
   const now = Date.now();
-  let newest = 0;
+  let newest = Math.max(info.mtimeMs, info.ctimeMs);
   let signature = "";
   let others = "";
-  const files: FolderListing["files"] = [];
-  for (const f of folderFiles(dir)) {
-    const info = statSync(`${dir}/${f.rel}`);
-    files.push({ rel: f.rel, size: info.size, mtimeMs: info.mtimeMs });
-    if (info.mtimeMs > newest) newest = info.mtimeMs;
-    if (info.ctimeMs > newest) newest = info.ctimeMs;
-    signature += `\0${f.rel}\t${info.size}\t${info.mtimeMs}\t${info.ctimeMs}\t${info.ino}`;
-    if (!f.input) others += `\0${f.rel}\t${info.size}\t${info.mtimeMs}`;
+  const stats: FolderListing["files"] = [];
+  for (const f of files) {
+    const file = statSync(`${dir}/${f.rel}`, { throwIfNoEntry: false });
+    if (file === undefined) return null;
+    stats.push({ rel: f.rel, size: file.size, mtimeMs: file.mtimeMs });
+    if (file.mtimeMs > newest) newest = file.mtimeMs;
+    if (file.ctimeMs > newest) newest = file.ctimeMs;
+    signature += `\0${f.rel}\t${file.size}\t${file.mtimeMs}\t${file.ctimeMs}\t${file.ino}`;
+    if (!f.input) others += `\0${f.rel}\t${file.size}\t${file.mtimeMs}`;
   }
-  return { source, signature, settled: now - newest >= SETTLE_MS, others, files };
+  const dirSignature = `${info.mtimeMs}\t${info.ctimeMs}\t${info.ino}`;
+  return { source, dir: dirSignature, signature, settled: now - newest >= SETTLE_MS, listed, others, files: stats };
+}
+
+/**
+ * A folder's listing; null when it is no folder. With `known` for the same folder times, the names
+ * are taken from it and only the files are `stat`ed: no name can have come or gone since, and an
+ * edit in place shows in the files' own times.
+ */
+function listFolder(contentDir: string, source: string, known: KnownListing | undefined): FolderListing | null {
+  const dir = path.dirname(path.join(contentDir, source));
+  const info = statOrNull(dir);
+  if (info === null || !info.isDirectory()) return null;
+  const names = known !== undefined && known.dir === `${info.mtimeMs}\t${info.ctimeMs}\t${info.ino}` ? filesOfSignature(known.signature) : null;
+  return (names === null ? null : statFiles(source, dir, info, names, false)) ?? statFiles(source, dir, info, folderFiles(dir), true);
+}
+
+// Synchronous reads throughout: one awaited read per small file costs several times more at
+// 10,000 episodes (docs/performance.md). A listing and a `stat` per file, no more: this runs for
+// every folder of the show in every build.
+export function listEpisodeFolder(contentDir: string, source: string): FolderListing {
+  const listing = listFolder(contentDir, source, undefined);
+  if (listing === null) throw new Error(`${path.dirname(source)}: not a folder`);
+  return listing;
+}
+
+/**
+ * The listings of the folders episodeSources names, in its order, with one `stat` of each folder
+ * and of each of its files: `known` gives the last build's listing of a folder (./fingerprint-cache.ts),
+ * whose names are reused while the folder's own times are unchanged, so most folders are never
+ * listed (docs/performance.md).
+ */
+export function listEpisodeFolders(contentDir: string, known: (source: string) => KnownListing | undefined = () => undefined): FolderListing[] {
+  let names: string[];
+  try {
+    names = readdirSync(path.join(contentDir, "episodes"));
+  } catch {
+    return [];
+  }
+  const listings: FolderListing[] = [];
+  for (const source of names.filter((name) => !name.startsWith(".")).map((name) => `episodes/${name}/episode.json`).sort()) {
+    const listing = listFolder(contentDir, source, known(source));
+    if (listing === null) continue;
+    // episode.json as episodeSources sees it: a file, through a link too.
+    const hasEpisode = listing.files.some((f) => f.rel === "episode.json") || statOrNull(path.join(contentDir, source))?.isFile() === true;
+    if (hasEpisode) listings.push(listing);
+  }
+  return listings;
 }
 
 /** Reads a folder's episode.json and script.json and takes its fingerprint (`listing`: its files, listed just before). */

@@ -1,30 +1,34 @@
 // The episode folders' fingerprints between builds, in Astro's cache folder (no output: never in
 // dist/, never uploaded), so an incremental build reads no file of a folder whose files `stat` says
-// are unchanged (src/generate/content.ts `listEpisodeFolder`): reading and hashing every
+// are unchanged (src/generate/content.ts `listEpisodeFolders`): reading and hashing every
 // episode.json and script.json was a large part of a one-episode build at 10,000 episodes
 // (docs/performance.md). A fingerprint is reused only for the same content folder and the same
-// signature, and only a settled folder's is kept; `npm run build -- --clean` reads no cache.
+// signature, and only a settled folder's is kept; `npm run build -- --clean` reads no cache. The
+// same entries give the listing its folders' names while a folder's own times are unchanged.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { FolderListing } from "./content.ts";
+import type { FolderListing, KnownListing } from "./content.ts";
 
-const VERSION = 1;
+const VERSION = 2;
+
+/** A settled folder as the last build listed it: its own times, its files' signature, its fingerprint. */
+type Entry = [dir: string, signature: string, fingerprint: string];
 
 interface CacheFile {
   version: number;
   contentDir: string;
-  /** By episode.json's path in the content folder: [the folder's signature, its fingerprint]. */
-  folders: Record<string, [string, string]>;
+  /** By episode.json's path in the content folder. */
+  folders: Record<string, Entry>;
 }
 
 export class FingerprintCache {
-  readonly #known: Record<string, [string, string]>;
-  readonly #next: Record<string, [string, string]> = {};
+  readonly #known: Record<string, Entry>;
+  readonly #next: Record<string, Entry> = {};
   readonly #contentDir: string;
   /** Fingerprints taken from the cache in this build: folders not read. */
   reused = 0;
 
-  private constructor(contentDir: string, known: Record<string, [string, string]>) {
+  private constructor(contentDir: string, known: Record<string, Entry>) {
     this.#contentDir = contentDir;
     this.#known = known;
   }
@@ -41,17 +45,23 @@ export class FingerprintCache {
     }
   }
 
+  /** The folder as the last build listed it, when settled then (src/generate/content.ts `listEpisodeFolders`). */
+  known(source: string): KnownListing | undefined {
+    const known = this.#known[source];
+    return known === undefined ? undefined : { dir: known[0], signature: known[1] };
+  }
+
   /** The fingerprint of the folder as listed, when the cache knows this very signature; else null. */
   get(listing: FolderListing): string | null {
     const known = this.#known[listing.source];
-    if (known === undefined || known[0] !== listing.signature) return null;
+    if (known === undefined || known[1] !== listing.signature) return null;
     this.reused++;
-    return known[1];
+    return known[2];
   }
 
   /** Keeps the folder's fingerprint for the next build when its signature can stand for its bytes. */
   keep(listing: FolderListing, fingerprint: string): void {
-    if (listing.settled) this.#next[listing.source] = [listing.signature, fingerprint];
+    if (listing.settled) this.#next[listing.source] = [listing.dir, listing.signature, fingerprint];
   }
 
   /** Writes this build's fingerprints whole, through a temporary name: a build stopped halfway leaves the last good cache. */

@@ -122,7 +122,7 @@ export function finishBuild(): AstroIntegration {
         logger.info(
           site.clean
             ? `clean build: ${site.index.episodes.length} episodes`
-            : `incremental build: ${site.changed} of ${site.index.episodes.length} episodes changed since the last build; ${site.render.size} written into ${site.base ?? "its folder"}, ${site.kept.size} folders unchanged there; ${site.unread} folders not read (their files stat as when last read)`,
+            : `incremental build: ${site.changed} of ${site.index.episodes.length} episodes changed since the last build; ${site.render.size} written into ${site.base ?? "its folder"}, ${site.kept.size} folders unchanged there; ${site.unread} folders not read (their files stat as when last read), ${site.unlisted} not listed (their own times as when last listed)`,
         );
       },
       "astro:build:generated": () => endPhase("pages rendered"),

@@ -20,8 +20,7 @@ import {
   checkUnique,
   ContentError,
   type FolderListing,
-  episodeSources,
-  listEpisodeFolder,
+  listEpisodeFolders,
   parseEpisode,
   readEpisodeInputs,
   readPodcast,
@@ -46,7 +45,7 @@ import {
   SITE_FILES,
   type EpisodePart,
 } from "../shared/layout.ts";
-import { buildKeyOf, readState, type BuildState, type EpisodeRecord } from "./build-state.ts";
+import { buildKeyOf, readState, readStateHead, type BuildState, type EpisodeRecord } from "./build-state.ts";
 import { endPhase, endPhaseOnce, Stopwatch } from "./build-timings.ts";
 import { FingerprintCache } from "./fingerprint-cache.ts";
 import { buildCodeHash } from "./stamp.ts";
@@ -80,6 +79,8 @@ export interface Site {
   changed: number;
   /** Episode folders not read: their files stat as when a build last read them (./fingerprint-cache.ts). */
   unread: number;
+  /** Episode folders whose names were not listed: their own times are as when a build last listed them (./content.ts listEpisodeFolders). */
+  unlisted: number;
   /** How the output folder came to hold an earlier build (incremental builds), for the log. */
   base: string | null;
   /** The key this build's state is valid for (build code, variables, podcast.json). */
@@ -112,7 +113,7 @@ function emptyDist(dist: string): void {
 
 /**
  * The published records (those with an index entry) in the index's order, from records in the
- * order of their folders (episodeSources; a build state's, which writeState sorts the same way).
+ * order of their folders (listEpisodeFolders; a build state's, which writeState sorts the same way).
  */
 export function inIndexOrder(records: Iterable<EpisodeRecord>): (EpisodeRecord & { entry: IndexEntry })[] {
   const built = [...records].filter((r): r is EpisodeRecord & { entry: IndexEntry } => r.entry !== null);
@@ -139,12 +140,19 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   // The last build decides, as its state says: incremental when it was made with this build's key.
   // Its folder is live and never written; this build's folder is brought up to it from the state of
   // the build it holds (the one before the last), or made a linked copy of it (src/generate/build-folder.ts).
-  const lastState = forceClean ? null : readState(live ?? dist);
-  const last = lastState !== null && lastState.key === key ? lastState : null;
-  let previous = last;
+  // Of the live build's state, its head is enough: the key, and the fingerprints that say what changed since.
+  let previous: BuildState | null = null;
+  let lastFp: ((source: string) => string | undefined) | null = null;
+  if (!forceClean && live === null) {
+    const state = readState(dist);
+    if (state !== null && state.key === key) (previous = state), (lastFp = (source) => state.episodes[source]?.fp);
+  } else if (!forceClean && live !== null) {
+    const head = readStateHead(live);
+    if (head !== null && head.key === key) lastFp = (source) => head.fps[source];
+  }
   let base: string | null = null;
   endPhase("key and last state read");
-  if (last !== null && live !== null) {
+  if (lastFp !== null && live !== null) {
     const own = readState(dist);
     if (own !== null && own.key === key) {
       previous = own;
@@ -152,6 +160,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
     } else {
       const started = performance.now();
       linkCopy(live, dist);
+      previous = readState(dist);
       base = `a copy of it made of links (${Math.round(performance.now() - started)} ms)`;
     }
   }
@@ -176,10 +185,10 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   const listing = new Stopwatch();
   const reading = new Stopwatch();
   const writing = new Stopwatch();
-  for (const source of listing.time(() => episodeSources(config.contentDir))) {
+  listings.push(...listing.time(() => listEpisodeFolders(config.contentDir, (source) => fingerprints.known(source))));
+  for (const files of listings) {
+    const source = files.source;
     // A folder whose files stat as they did when last read keeps its fingerprint unread (./fingerprint-cache.ts).
-    const files = listing.time(() => listEpisodeFolder(config.contentDir, source));
-    listings.push(files);
     const known = fingerprints.get(files);
     let inputs = known === null ? reading.time(() => readEpisodeInputs(config.contentDir, source, files)) : null;
     const fingerprint = known ?? inputs!.fingerprint;
@@ -220,7 +229,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   writeBytes(ctx, BUILD_FILES.timedEtags, encodeTimedEtags(built.map((r) => r.timed)));
   writeOutput(ctx, BUILD_FILES.discovery, JSON.stringify(discovery));
   const pageFiles = new Set([...render].flatMap((ref) => [SITE_FILES.page(ref), SITE_FILES.embed(ref)]));
-  const changed = [...records].filter(([source, r]) => r.entry !== null && last?.episodes[source]?.fp !== r.fp).length;
+  const changed = [...records].filter(([source, r]) => r.entry !== null && lastFp?.(source) !== r.fp).length;
   endPhase("index and discovery written");
   return {
     config,
@@ -234,6 +243,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
     previousManifest,
     changed,
     unread: fingerprints.reused,
+    unlisted: listings.filter((l) => !l.listed).length,
     base,
     key,
     codeHash,

@@ -4,7 +4,7 @@
 // step the incremental dist/ is compared, file by file, with a clean build into another folder.
 // The builds are the run's fixture builds (tests/support/build-service.ts, the command's build byte
 // for byte: tests/build/build-service.test.ts), but for the flag --clean, which is the command's.
-import { readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -140,6 +140,23 @@ describe("incremental build", () => {
     await expectEqualToClean();
   });
 
+  it("lists no folder whose own times are as before, and still sees a file added beside the others or in a subfolder", async () => {
+    // A folder with a subfolder is always listed: a name can come in the subfolder while the folder's own times stay.
+    const withSubfolder = path.join(contentDir, "episodes", "ep-4");
+    await mkdir(path.join(withSubfolder, "notes"));
+    await writeFile(path.join(withSubfolder, "notes", "a.txt"), "a");
+    await sleep(SETTLE_MS + 200);
+    await fixtureBuild(contentDir, dist);
+    const unchanged = await fixtureBuild(contentDir, dist);
+    expect(log(unchanged)).toMatch(/incremental build: 0 of 7 episodes changed.*; 8 folders not read [^,]*, 7 not listed/);
+    // Beside the others: the folder's own times change, and it is listed again.
+    await writeFile(path.join(contentDir, "episodes", "ep-3", "notes.txt"), "b");
+    await writeFile(path.join(withSubfolder, "notes", "b.txt"), "b");
+    const r = await fixtureBuild(contentDir, dist);
+    expect(log(r)).toMatch(/incremental build: 2 of 7 episodes changed.*; 6 folders not read [^,]*, 6 not listed/);
+    await expectEqualToClean();
+  });
+
   it("after an episode is deleted, its files go (compressed variants too) and dist/ equals a clean build", async () => {
     await rm(path.join(contentDir, "episodes", "ep-0"), { recursive: true });
     const r = await fixtureBuild(contentDir, dist);
@@ -161,8 +178,9 @@ describe("incremental build", () => {
   it("when the last build was made by other build code, builds clean: nothing of the old dist/ survives", async () => {
     // What a change of the build code does: the state's key (src/generate/build-state.ts) differs.
     const stateFile = path.join(dist, BUILD_FILES.state);
-    const state = JSON.parse(await readFile(stateFile, "utf8"));
-    await writeFile(stateFile, JSON.stringify({ ...state, key: "built-by-other-code" }));
+    const state = await readFile(stateFile, "utf8");
+    const key = /"key":"([0-9a-f]+)"/.exec(state)![1]!;
+    await writeFile(stateFile, state.replace(key, "built-by-other-code"));
     await writeFile(path.join(dist, "stray.html"), "left by the other code");
     const r = await fixtureBuild(contentDir, dist);
     expect(log(r)).toMatch(/clean build: 6 episodes/);

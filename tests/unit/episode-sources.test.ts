@@ -1,10 +1,11 @@
-// Which folders of CONTENT_DIR/episodes the build reads (src/generate/content.ts episodeSources):
-// every folder holding an episode.json file, in the order of their paths, and nothing else.
+// Which folders of CONTENT_DIR/episodes the build reads (src/generate/content.ts episodeSources, and
+// the build's listing of them, listEpisodeFolders): every folder holding an episode.json file, in
+// the order of their paths, and nothing else.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { episodeSources } from "../../src/generate/content.ts";
+import { episodeSources, listEpisodeFolders } from "../../src/generate/content.ts";
 
 const made: string[] = [];
 afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -24,11 +25,18 @@ function contentDir(files: string[]): string {
   return dir;
 }
 
+/** The sources episodeSources names, each checked against the build's listing of the folders. */
+function sources(dir: string): string[] {
+  const listed = episodeSources(dir);
+  expect(listEpisodeFolders(dir).map((l) => l.source)).toEqual(listed);
+  return listed;
+}
+
 describe("episodeSources", () => {
   it("lists each folder's episode.json in the order of the paths", () => {
     // "a-b" sorts before "a" as a path ("-" < "/"), after it as a name: the order is the paths'.
     const dir = contentDir(["episodes/b/episode.json", "episodes/a/episode.json", "episodes/a-b/episode.json", "episodes/a/script.json"]);
-    expect(episodeSources(dir)).toEqual(["episodes/a-b/episode.json", "episodes/a/episode.json", "episodes/b/episode.json"]);
+    expect(sources(dir)).toEqual(["episodes/a-b/episode.json", "episodes/a/episode.json", "episodes/b/episode.json"]);
   });
 
   it("skips dot-folders, folders without an episode.json, an episode.json that is a folder, and files beside the folders", () => {
@@ -41,16 +49,16 @@ describe("episodeSources", () => {
       "episodes/stray.json",
       "episodes/nested/deeper/episode.json",
     ]);
-    expect(episodeSources(dir)).toEqual(["episodes/kept/episode.json"]);
+    expect(sources(dir)).toEqual(["episodes/kept/episode.json"]);
   });
 
   it("follows a symbolic link to an episode folder, as the reads that follow do", () => {
     const dir = contentDir(["elsewhere/linked/episode.json", "episodes/"]);
     symlinkSync(path.join(dir, "elsewhere/linked"), path.join(dir, "episodes/linked"));
-    expect(episodeSources(dir)).toEqual(["episodes/linked/episode.json"]);
+    expect(sources(dir)).toEqual(["episodes/linked/episode.json"]);
   });
 
   it("is empty without an episodes folder", () => {
-    expect(episodeSources(contentDir(["podcast.json"]))).toEqual([]);
+    expect(sources(contentDir(["podcast.json"]))).toEqual([]);
   });
 });
