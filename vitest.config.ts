@@ -63,6 +63,8 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Once per run, for both projects: the build service and the shared sites (tests/support/global-setup.ts).
     globalSetup: ["tests/support/global-setup.ts"],
+    // SUITE_CPU_LOG=<file>: each test file's CPU seconds, for finding where the suite's time goes.
+    setupFiles: process.env.SUITE_CPU_LOG ? ["tests/support/cpu-probe.ts"] : [],
     // Two suites at a time keeps a 2-core machine responsive.
     maxWorkers: 2,
     // `npm test` leaves out the tests tagged long; `npm run test:full` runs them (tests/support/tiers.ts).
