@@ -1,4 +1,11 @@
+import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
+
+// Node's on-disk compile cache for every process of the run: the test workers and what they start
+// (builds, the publish and other scripts, servers in child processes). Most of them load the same
+// modules (Astro, Vite, Miniflare, Playwright, our scripts); from the second load on, V8 reads its
+// compiled code instead of compiling again (docs/testing.md).
+process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL("node_modules/.cache/node-compile/", import.meta.url));
 
 /**
  * The HTTP suites that run a second time against the edge target (SHIM_TARGET=edge: serveSite in
@@ -56,6 +63,8 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Once per run, for both projects: the build service and the shared sites (tests/support/global-setup.ts).
     globalSetup: ["tests/support/global-setup.ts"],
+    // SUITE_CPU_LOG=<file>: each test file's CPU seconds, for finding where the suite's time goes.
+    setupFiles: process.env.SUITE_CPU_LOG ? ["tests/support/cpu-probe.ts"] : [],
     // Two suites at a time keeps a 2-core machine responsive.
     maxWorkers: 2,
     // `npm test` leaves out the tests tagged long; `npm run test:full` runs them (tests/support/tiers.ts).

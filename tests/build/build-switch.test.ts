@@ -3,6 +3,8 @@
 // files through hard links without ever writing into one, and switches `dist` only once it has
 // succeeded. A build refused (another one runs) or killed half-way leaves the pointer and the live
 // build as they were, and the next build goes live. Node only: it tests the build, not a server.
+// The builds are the run's fixture builds (the command's build byte for byte:
+// tests/build/build-service.test.ts), but for the one killed half-way, which needs a process of its own.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -10,7 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { episodeFile, mediaFile } from "../../src/shared/layout.ts";
 import { BUILD_ID, buildsFolderOf, liveFolderOf } from "../../src/node/builds.ts";
-import { build, episode, makeSite, removeSite, ROOT, script, type EpisodeSpec, type Site } from "../support/fixture.ts";
+import { episode, fixtureBuild, makeSite, removeSite, ROOT, script, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { longTone, TONE } from "../support/http.ts";
 
 const edited = (n: number): EpisodeSpec[] =>
@@ -56,7 +58,7 @@ describe("a build's own folder and its switch", () => {
 
     // The first incremental build after a clean one starts from links to the live build.
     await edit(1);
-    expect((await build(site.contentDir, site.distDir)).stdout).toMatch(/incremental build: 1 of 5 episodes changed since the last build; \d+ written into a copy of it made of links/);
+    expect((await fixtureBuild(site.contentDir, site.distDir)).stdout).toMatch(/incremental build: 1 of 5 episodes changed since the last build; \d+ written into a copy of it made of links/);
     const second = liveFolderOf(site.distDir)!;
     expect(second).not.toBe(first);
     // The build before is whole, byte for byte and inode for inode: nothing was written into it.
@@ -73,7 +75,7 @@ describe("a build's own folder and its switch", () => {
     // While another build holds the lock (here: this live process), a build is refused at once.
     const lock = path.join(buildsFolderOf(site.distDir), ".lock");
     await writeFile(lock, String(process.pid));
-    expect(await failureOf(build(site.contentDir, site.distDir))).toContain(`another build (pid ${process.pid}) is writing ${site.distDir}`);
+    expect(await failureOf(fixtureBuild(site.contentDir, site.distDir))).toContain(`another build (pid ${process.pid}) is writing ${site.distDir}`);
     await rm(lock);
     expect(liveFolderOf(site.distDir)).toBe(second);
 
@@ -100,7 +102,7 @@ describe("a build's own folder and its switch", () => {
 
     // The next build takes the lock over and goes live, with the content as it is now.
     await edit(3);
-    await build(site.contentDir, site.distDir);
+    await fixtureBuild(site.contentDir, site.distDir);
     const third = liveFolderOf(site.distDir)!;
     expect(third).not.toBe(second);
     expect(JSON.parse(await readFile(path.join(site.distDir, episodeFile("1", "json")), "utf8")).title).toBe("Title 3");

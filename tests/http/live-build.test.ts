@@ -5,7 +5,8 @@
 // Each build is copied aside while it is live; afterwards a server started fresh on each copy
 // answers every request again, and each answer of the running server must equal, status, headers
 // and bytes, the fresh answer of a build that was live while it was asked. A download started on
-// the first build and held open across the rounds must get that build's bytes whole.
+// the first build and held open across the rounds must get that build's bytes whole. The builds are
+// the run's fixture builds (the command's build byte for byte: tests/build/build-service.test.ts).
 //
 // LIVE_BUILD_ROUNDS (default 1; `npm run test:rebuilds` runs more) rounds of three builds each.
 // Node only: at the edge a deploy switches versions itself.
@@ -18,7 +19,7 @@ import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../functions/node/main.ts";
 import { BUILD_ID, buildsFolderOf, liveFolderOf, serverRecords } from "../../src/node/builds.ts";
-import { build, episode, makeSite, removeSite, script, serveSite, writeContent, type EpisodeSpec, type Site } from "../support/fixture.ts";
+import { episode, fixtureBuild, makeSite, removeSite, script, serveSite, writeContent, type EpisodeSpec, type Site } from "../support/fixture.ts";
 import { call, expectError, longTone, NO_LIMITS, TONE } from "../support/http.ts";
 import { brokenCopy, swapsLogged, twoBuilds, type TwoBuilds } from "../support/live-builds.ts";
 import { openFilesUnder } from "../support/open-files.ts";
@@ -208,7 +209,7 @@ describe("a build beside a running server", () => {
         await rm(path.join(site.contentDir, "episodes"), { recursive: true });
         await writeContent(site.contentDir, contentAt(r, step));
         const t = performance.now();
-        const out = await build(site.contentDir, site.distDir);
+        const out = await fixtureBuild(site.contentDir, site.distDir);
         // The build exits once the server took it up, and says so.
         expect(out.stdout).toMatch(/build \S+ is live: 1 running server took it up/);
         await keep(t, performance.now());

@@ -6,12 +6,21 @@ import { createServer, connect, type Server, type Socket } from "node:net";
 
 /** A loopback port nothing listens on right now. */
 export async function freePort(): Promise<number> {
+  const reserved = await reservePort();
+  await reserved.release();
+  return reserved.port;
+}
+
+/**
+ * A loopback port held until `release`, for a server that must know its port long before it
+ * listens (a site built with its own origin): another process of the run cannot take it meanwhile.
+ */
+export async function reservePort(): Promise<{ port: number; release(): Promise<void> }> {
   const probe = createServer();
   probe.listen(0, "127.0.0.1");
   await once(probe, "listening");
   const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
+  return { port, release: () => new Promise<void>((resolve) => probe.close(() => resolve())) };
 }
 
 export interface TcpProxy {

@@ -3,16 +3,9 @@
 // page server on another origin that embeds the player the way other sites do.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { reservePort } from "../../support/tcp-proxy.ts";
 import { makeSite, serveSite, removeSite, type EpisodeSpec, type Site } from "../../support/fixture.ts";
 import type { RunningServer, ServeOptions } from "../../../functions/node/main.ts";
-
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 export interface BrowserSite {
   site: Site;
@@ -26,9 +19,10 @@ export async function browserSite(
   episodes: EpisodeSpec[],
   opts: { env?: Record<string, string>; now?: () => number; podcast?: Record<string, unknown> } = {},
 ): Promise<BrowserSite> {
-  const port = await freePort();
+  const reserved = await reservePort();
+  const { port } = reserved;
   const origin = `http://127.0.0.1:${port}`;
-  const site = await makeSite(name, episodes, { SITE_URL: origin, API_BASE_URL: origin }, opts.podcast);
+  const site = await makeSite(name, episodes, { SITE_URL: origin, API_BASE_URL: origin }, opts.podcast).finally(() => reserved.release());
   // The audio limit is the subject of its own tests; elsewhere the suite must not trip it.
   const serve: Omit<ServeOptions, "distDir"> = { port, env: { RATE_LIMIT_AUDIO_PER_MIN: "100000", ...opts.env } };
   if (opts.now) serve.now = opts.now;

@@ -1,0 +1,22 @@
+// With SUITE_CPU_LOG=<file> (docs/testing.md, "Measuring the suite"): one JSON line per test file
+// with the CPU seconds its worker process spent (`self`: the tests, the servers they start in
+// process, their clients) and its children that ended (`children`: Chromium, workerd, builds and
+// scripts in child processes), read from /proc/self/stat. Each file runs in a process of its own.
+// The build service's CPU is not in any file's line: it is the run's.
+import { appendFileSync, readFileSync } from "node:fs";
+import { afterAll } from "vitest";
+
+const TICKS_PER_SECOND = 100;
+
+function cpuSeconds(): { self: number; children: number } {
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  // The fields after the command name, which may hold spaces, in parentheses; utime is the 14th field.
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+  return { self: (f[11]! + f[12]!) / TICKS_PER_SECOND, children: (f[13]! + f[14]!) / TICKS_PER_SECOND };
+}
+
+afterAll(({}, suite) => {
+  const { self, children } = cpuSeconds();
+  const file = (suite as { filepath?: string }).filepath ?? suite.name;
+  appendFileSync(process.env.SUITE_CPU_LOG!, `${JSON.stringify({ project: process.env.SHIM_TARGET ?? "node", file, self, children })}\n`);
+});
