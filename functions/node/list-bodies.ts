@@ -9,7 +9,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { BUILD_FILES, episodeFile } from "../../src/shared/layout.ts";
-import { bodiesDigest, bodyStarts, fileSize, FOOTER_BYTES, readFooter } from "../../src/node/list-bodies.ts";
+import { checkedStarts } from "../../src/node/list-bodies.ts";
 import type { EpisodeIndex } from "../data/episode-index.ts";
 import type { ManifestLookup } from "../data/manifest-table.ts";
 import type { ListBodies, ListSpan } from "../ports.ts";
@@ -54,14 +54,11 @@ export class ListBodiesFile implements ListBodies {
     }
     try {
       const size = fstatSync(fd).size;
-      const footer = size < FOOTER_BYTES ? null : readFooter(readAt(fd, size - FOOTER_BYTES, FOOTER_BYTES) ?? new Uint8Array(0));
-      if (footer === null || footer.count !== index.size || size < FOOTER_BYTES + footer.count * 4) throw new Error("not this index's file");
-      const lengths = readAt(fd, size - FOOTER_BYTES - footer.count * 4, footer.count * 4);
-      const starts = lengths === null ? null : bodyStarts(lengths, footer.count);
-      if (starts === null || fileSize(starts) !== size) throw new Error("not this index's file");
-      const etags = Array.from({ length: footer.count }, (_, i) => manifest.etagOf(episodeFile(index.refAt(i), "json")) ?? "");
-      if (!Buffer.from(bodiesDigest(etags)).equals(footer.digest)) throw new Error("not this index's file");
-      return new ListBodiesFile(fd, starts, new StringColumn(etags));
+      const checked = checkedStarts(size, (position, length) => readAt(fd, position, length), index.size, () =>
+        Array.from({ length: index.size }, (_, i) => manifest.etagOf(episodeFile(index.refAt(i), "json")) ?? ""),
+      );
+      if (checked === null) throw new Error("not this index's file");
+      return new ListBodiesFile(fd, checked.starts, new StringColumn(checked.etags));
     } catch {
       closeSync(fd);
       return null;

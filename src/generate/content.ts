@@ -227,18 +227,10 @@ function listFolder(contentDir: string, source: string, known: KnownListing | un
   return (names === null ? null : statFiles(source, dir, info, names, false)) ?? statFiles(source, dir, info, folderFiles(dir), true);
 }
 
-// Synchronous reads throughout: one awaited read per small file costs several times more at
-// 10,000 episodes (docs/performance.md). A listing and a `stat` per file, no more: this runs for
-// every folder of the show in every build.
-export function listEpisodeFolder(contentDir: string, source: string): FolderListing {
-  const listing = listFolder(contentDir, source, undefined);
-  if (listing === null) throw new Error(`${path.dirname(source)}: not a folder`);
-  return listing;
-}
-
 /**
  * The listings of the folders episodeSources names, in its order, with one `stat` of each folder
- * and of each of its files: `known` gives the last build's listing of a folder (./fingerprint-cache.ts),
+ * and of each of its files (synchronous reads throughout: one awaited read per small file costs
+ * several times more at 10,000 episodes, docs/performance.md): `known` gives the last build's listing of a folder (./fingerprint-cache.ts),
  * whose names are reused while the folder's own times are unchanged, so most folders are never
  * listed (docs/performance.md).
  */
@@ -260,8 +252,9 @@ export function listEpisodeFolders(contentDir: string, known: (source: string) =
   return listings;
 }
 
-/** Reads a folder's episode.json and script.json and takes its fingerprint (`listing`: its files, listed just before). */
-export function readEpisodeInputs(contentDir: string, source: string, listing = listEpisodeFolder(contentDir, source)): EpisodeInputs {
+/** Reads a folder's episode.json and script.json and takes its fingerprint (`listing`: its files, listed just before: listEpisodeFolders). */
+export function readEpisodeInputs(contentDir: string, listing: FolderListing): EpisodeInputs {
+  const source = listing.source;
   const dir = path.dirname(path.join(contentDir, source));
   const episodeBytes = readOrNull(path.join(dir, "episode.json"));
   const scriptBytes = readOrNull(path.join(dir, "script.json"));
@@ -371,8 +364,8 @@ export async function loadContent(contentDir: string, backend: AudioBackend = "l
   const warnings: string[] = [];
   const podcast = readPodcast(contentDir, problems);
   const episodes: LoadedEpisode[] = [];
-  for (const source of episodeSources(contentDir)) {
-    const e = await parseEpisode(contentDir, readEpisodeInputs(contentDir, source), backend, problems, warnings);
+  for (const listing of listEpisodeFolders(contentDir)) {
+    const e = await parseEpisode(contentDir, readEpisodeInputs(contentDir, listing), backend, problems, warnings);
     if (e !== null) episodes.push(e);
   }
   checkUnique(episodes.map((e) => ({ source: e.source, id: e.file.id.toLowerCase(), n: e.file.episodeNumber })), problems);

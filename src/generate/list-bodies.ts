@@ -9,7 +9,7 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { BUILD_FILES, episodeFile } from "../shared/layout.ts";
-import { bodiesDigest, bodyStarts, FOOTER_BYTES, listBodiesTail, readFooter } from "../node/list-bodies.ts";
+import { bodiesDigest, checkedStarts, listBodiesTail } from "../node/list-bodies.ts";
 
 /** The build whose files the folder held before this one, as far as its list file goes. */
 export interface LastBodies {
@@ -31,13 +31,11 @@ function lastBodies(file: string, last: LastBodies | undefined): Map<string, Uin
   } catch {
     return bodies;
   }
-  const count = last.refs.length;
-  const lengthsAt = bytes.byteLength - FOOTER_BYTES - 4 * count;
-  const footer = lengthsAt < 0 ? null : readFooter(bytes.subarray(bytes.byteLength - FOOTER_BYTES));
-  if (footer === null || footer.count !== count) return bodies;
-  const etags = last.refs.map((ref) => last.etagOf(episodeFile(ref, "json")) ?? "");
-  if (!Buffer.from(bodiesDigest(etags)).equals(footer.digest)) return bodies;
-  const starts = bodyStarts(bytes.subarray(lengthsAt, lengthsAt + 4 * count), count);
+  const checked = checkedStarts(bytes.byteLength, (at, length) => (at + length <= bytes.byteLength ? bytes.subarray(at, at + length) : null), last.refs.length, () =>
+    last.refs.map((ref) => last.etagOf(episodeFile(ref, "json")) ?? ""),
+  );
+  if (checked === null) return bodies;
+  const { starts } = checked;
   last.refs.forEach((ref, i) => {
     if (last.unchanged(episodeFile(ref, "json"))) bodies.set(ref, bytes.subarray(starts[i], starts[i + 1]! - 1));
   });
@@ -72,7 +70,10 @@ export function writeListBodies(dist: string, refs: readonly string[], etagOf: (
     const comma = Uint8Array.of(COMMA);
     const lengths = refs.map((ref, i) => {
       let body = kept.get(ref);
-      if (body === undefined) (body = readFileSync(path.join(dist, episodeFile(ref, "json")))), read++;
+      if (body === undefined) {
+        body = readFileSync(path.join(dist, episodeFile(ref, "json")));
+        read++;
+      }
       if (i > 0) put(comma);
       put(body);
       return body.byteLength;

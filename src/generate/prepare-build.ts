@@ -190,7 +190,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
     const source = files.source;
     // A folder whose files stat as they did when last read keeps its fingerprint unread (./fingerprint-cache.ts).
     const known = fingerprints.get(files);
-    let inputs = known === null ? reading.time(() => readEpisodeInputs(config.contentDir, source, files)) : null;
+    let inputs = known === null ? reading.time(() => readEpisodeInputs(config.contentDir, files)) : null;
     const fingerprint = known ?? inputs!.fingerprint;
     fingerprints.keep(files, fingerprint);
     const before = previous?.episodes[source];
@@ -199,7 +199,7 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
       kept.add(source);
       continue;
     }
-    inputs ??= reading.time(() => readEpisodeInputs(config.contentDir, source, files));
+    inputs ??= reading.time(() => readEpisodeInputs(config.contentDir, files));
     const loaded = await parseEpisode(config.contentDir, inputs, config.audioBackend, problems, warnings);
     if (loaded === null) continue;
     const record = writing.time(() => writeEpisode(ctx, loaded, inputs.fingerprint));

@@ -63,3 +63,27 @@ export function fileSize(starts: Float64Array): number {
   const count = starts.length - 1;
   return Math.max(0, starts[count]! - 1) + count * 4 + FOOTER_BYTES;
 }
+
+/**
+ * Where each body starts, when a list file of `size` bytes holds exactly `count` bodies whose
+ * ETags are `etags()`, in order (its footer, lengths, size and digest agree); else null. `read`
+ * gives `length` bytes at `position`, or null when the file holds fewer; `etags` is asked only
+ * once the file's shape fits. The one check of both readers: the Node server at start
+ * (functions/node/list-bodies.ts) and the next build taking the unchanged bodies
+ * (src/generate/list-bodies.ts).
+ */
+export function checkedStarts(
+  size: number,
+  read: (position: number, length: number) => Uint8Array | null,
+  count: number,
+  etags: () => readonly string[],
+): { starts: Float64Array; etags: readonly string[] } | null {
+  if (size < FOOTER_BYTES + count * 4) return null;
+  const footer = readFooter(read(size - FOOTER_BYTES, FOOTER_BYTES) ?? new Uint8Array(0));
+  if (footer === null || footer.count !== count) return null;
+  const lengths = read(size - FOOTER_BYTES - count * 4, count * 4);
+  const starts = lengths === null ? null : bodyStarts(lengths, count);
+  if (starts === null || fileSize(starts) !== size) return null;
+  const tags = etags();
+  return Buffer.from(bodiesDigest(tags)).equals(footer.digest) ? { starts, etags: tags } : null;
+}

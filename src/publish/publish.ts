@@ -51,16 +51,22 @@ export class PublishError extends Error {}
  * compile cache (where Astro's command keeps its own), its TypeScript is not stripped again on
  * every start (docs/performance.md).
  */
-const BUILD = {
+interface Script {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+const BUILD: Script = {
   name: "npm run build",
   command: process.execPath,
   args: [path.join(ROOT, "scripts/build.ts")],
   env: { NODE_COMPILE_CACHE: path.join(tmpdir(), "node-compile-cache") },
 };
-const DEPLOY = { name: "npm run deploy", command: "npm", args: ["run", "deploy", "--"], env: {} };
+const DEPLOY: Script = { name: "npm run deploy", command: "npm", args: ["run", "deploy", "--"], env: {} };
 
 /** Runs a script in the repository with `args` and `env`, output to this terminal. */
-function runScript(script: typeof BUILD | typeof DEPLOY, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+function runScript(script: Script, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(script.command, [...script.args, ...args], { cwd: ROOT, env: { ...script.env, ...env }, stdio: "inherit" });
     child.once("error", reject);
