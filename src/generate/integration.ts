@@ -154,7 +154,7 @@ export function finishBuild(): AstroIntegration {
         compression!.add(rest);
         const made = await compression!.done();
         endPhase("compression finished");
-        logger.info(`compressed ${made.files} files into ${made.variants} variants (${rest.length} read back after the pages; ${Math.round(performance.now() - started)} ms after the pages)`);
+        logger.info(`compressed ${made.files} files into ${made.variants} variants ${made.threads === 0 ? "on the main thread" : `on ${made.threads} threads`} (${rest.length} read back after the pages; ${Math.round(performance.now() - started)} ms after the pages)`);
 
         const previous = site.previousManifest;
         const fresh = new Set(written);

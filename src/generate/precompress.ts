@@ -6,16 +6,18 @@
 // deploy never uploads them (src/generate/file-budget.ts), the Worker lets the runtime encode.
 //
 // The work runs in a pool of worker threads, one per core (src/generate/precompress-worker.ts),
-// fed in batches as the build writes: the writer's API bodies while the content is still being
+// started once there is enough work and fed in batches as the build writes: the writer's API bodies while the content is still being
 // read and Astro renders (read back from disk), the episode pages with their bytes as Astro renders
 // them (src/middleware.ts), the few other files once the pages are written. node:zlib's asynchronous calls on
 // libuv's pool cost the main thread as much as the compression itself (stream callbacks per
 // chunk) and stalled whenever Astro kept it busy: 63 s of a 100 s build at 10,000 episodes went
-// waiting for them (docs/performance.md). Levels: src/node/compress.ts.
+// waiting for them (docs/performance.md). A build with few files to compress (a small site, a
+// day's publish) compresses them on its main thread at the end instead. Levels: src/node/compress.ts.
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { compressible, contentTypeOf } from "../shared/media-types.ts";
+import { compressBatch, type BatchResult } from "./compress-batch.ts";
 
 export interface PrecompressResult {
   /** Compressible files read. */
@@ -25,6 +27,8 @@ export interface PrecompressResult {
   /** Bytes of the files read, and of the variants written. */
   bytesIn: number;
   bytesOut: number;
+  /** The threads the work ran on: 0 when it was compressed on the build's main thread. */
+  threads: number;
 }
 
 /** One file to compress: its absolute path, and its bytes when the caller has them in hand. */
@@ -44,6 +48,12 @@ const THREAD_HEAP = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
 /** Files per message: large enough that messages cost nothing, small enough to share the work evenly. */
 const BATCH = 64;
 /**
+ * Below this many compressible files in all, the build compresses them on its main thread at the
+ * end: starting the threads (each loads Node's internals and the compressor's modules) costs more
+ * than compressing a small site or a day's publish (docs/performance.md#compression).
+ */
+export const THREADS_FROM = 4 * BATCH;
+/**
  * Bytes handed over and not yet compressed, at most: past it `offer` declines and the file is
  * compressed from disk after the pages, so a build whose pages outrun the threads holds no more.
  */
@@ -62,20 +72,25 @@ export class Precompressor {
   /** Bytes handed over with files and not yet reported compressed. */
   private held = 0;
   private readonly workers: { thread: Worker; outstanding: number }[] = [];
-  private readonly result: PrecompressResult = { files: 0, variants: 0, bytesIn: 0, bytesOut: 0 };
+  private readonly result: PrecompressResult = { files: 0, variants: 0, bytesIn: 0, bytesOut: 0, threads: 0 };
   private pending: PrecompressJob[] = [];
   private failure: Error | null = null;
   private settle: (() => void) | null = null;
   private readonly dist: string;
+  private readonly threads: number;
 
   constructor(dist: string, threads = availableParallelism()) {
     this.dist = dist;
-    for (let i = 0; i < Math.max(1, threads); i++) {
+    this.threads = Math.max(1, threads);
+  }
+
+  private startThreads(): void {
+    this.result.threads = this.threads;
+    for (let i = 0; i < this.threads; i++) {
       const worker = { thread: new Worker(new URL("./precompress-worker.ts", import.meta.url), { resourceLimits: THREAD_HEAP }), outstanding: 0 };
-      worker.thread.on("message", (done: PrecompressResult & { held: number }) => {
+      worker.thread.on("message", (done: BatchResult) => {
         worker.outstanding--;
-        this.held -= done.held;
-        for (const k of ["files", "variants", "bytesIn", "bytesOut"] as const) this.result[k] += done[k];
+        this.count(done);
         this.check();
       });
       worker.thread.on("error", (error: Error) => {
@@ -87,6 +102,11 @@ export class Precompressor {
       worker.thread.unref();
       this.workers.push(worker);
     }
+  }
+
+  private count(done: BatchResult): void {
+    this.held -= done.held;
+    for (const k of ["files", "variants", "bytesIn", "bytesOut"] as const) this.result[k] += done[k];
   }
 
   /** Files written to dist/ (dist-relative paths), to be read back: those of compressible types are queued. */
@@ -113,16 +133,22 @@ export class Precompressor {
     this.given.add(rel);
     if (!compressible(contentTypeOf(rel))) return false;
     this.pending.push({ file: path.join(this.dist, rel), bytes });
-    if (this.pending.length === BATCH) this.post();
+    if (this.workers.length === 0) {
+      if (this.pending.length < THREADS_FROM) return true;
+      this.startThreads();
+      const waiting = this.pending;
+      this.pending = [];
+      for (let i = 0; i < waiting.length; i += BATCH) this.post(waiting.slice(i, i + BATCH));
+    } else if (this.pending.length === BATCH) this.post();
     return true;
   }
 
-  private post(): void {
-    if (this.pending.length === 0) return;
+  private post(batch = this.pending): void {
+    if (batch === this.pending) this.pending = [];
+    if (batch.length === 0) return;
     const worker = this.workers.reduce((a, b) => (b.outstanding < a.outstanding ? b : a));
     worker.outstanding++;
-    worker.thread.postMessage(this.pending);
-    this.pending = [];
+    worker.thread.postMessage(batch);
   }
 
   private check(): void {
@@ -131,6 +157,12 @@ export class Precompressor {
 
   /** Compresses what is left, stops the threads and says what the pool did. */
   async done(): Promise<PrecompressResult> {
+    if (this.workers.length === 0) {
+      // Too few files for the threads: compressed here.
+      this.count(compressBatch(this.pending));
+      this.pending = [];
+      return { ...this.result };
+    }
     this.post();
     for (const w of this.workers) w.thread.ref();
     try {

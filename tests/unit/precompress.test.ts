@@ -5,7 +5,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { precompress, type PrecompressResult } from "../../src/generate/precompress.ts";
+import { precompress, THREADS_FROM, type PrecompressResult } from "../../src/generate/precompress.ts";
 import { tempDir } from "../support/fixture.ts";
 
 const json = JSON.stringify({ episodes: Array.from({ length: 50 }, (_, i) => ({ n: i, title: `Episode ${i}`, summary: "The same words again and again." })) });
@@ -65,9 +65,38 @@ describe("precompress", () => {
     expect(existsSync(path.join(dist, "cover.png.gz"))).toBe(false);
   });
 
-  it("reports what it did", () => {
+  it("reports what it did: a few files, on the build's main thread", () => {
     expect(result.files).toBe(6);
     expect(result.variants).toBe(10);
     expect(result.bytesOut).toBeLessThan(result.bytesIn);
+    expect(result.threads).toBe(0);
+  });
+});
+
+describe("precompress of many files", () => {
+  // Enough files to start the threads; each file differs, so a variant written for the wrong file shows.
+  const many = Array.from({ length: THREADS_FROM + 70 }, (_, i) => [`_api/episodes/${i}.json`, `${json.replace(/Episode/g, `Episode ${i}`)}`] as const);
+  let manyDist: string;
+  let manyResult: PrecompressResult;
+
+  beforeAll(async () => {
+    manyDist = await tempDir("precompress-many");
+    await mkdir(path.join(manyDist, "_api/episodes"), { recursive: true });
+    for (const [rel, body] of many) await writeFile(path.join(manyDist, rel), body);
+    manyResult = await precompress(manyDist, [...many.map(([rel]) => rel), "cover.png"], 2);
+  });
+  afterAll(async () => {
+    await rm(manyDist, { recursive: true, force: true });
+  });
+
+  it("runs on the threads and writes every file's variants, decoding to that file", () => {
+    expect(manyResult.threads).toBe(2);
+    expect(manyResult.files).toBe(many.length);
+    expect(manyResult.variants).toBe(2 * many.length);
+    for (const [rel, body] of many) {
+      const plain = Buffer.from(body);
+      expect(brotliDecompressSync(readFileSync(path.join(manyDist, `${rel}.br`))).equals(plain)).toBe(true);
+      expect(gunzipSync(readFileSync(path.join(manyDist, `${rel}.gz`))).equals(plain)).toBe(true);
+    }
   });
 });
