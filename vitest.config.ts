@@ -64,9 +64,12 @@ export default defineConfig({
     // Once per run, for both projects: the build service and the shared sites (tests/support/global-setup.ts).
     globalSetup: ["tests/support/global-setup.ts"],
     // SUITE_CPU_LOG=<file>: each test file's CPU seconds, for finding where the suite's time goes.
-    setupFiles: process.env.SUITE_CPU_LOG ? ["tests/support/cpu-probe.ts"] : [],
+    setupFiles: ["tests/support/per-file.ts", ...(process.env.SUITE_CPU_LOG ? ["tests/support/cpu-probe.ts"] : [])],
     // Two suites at a time keeps a 2-core machine responsive.
     maxWorkers: 2,
+    // The files of a worker share one process and its loaded modules, instead of a new process each:
+    // ~0.5 s of CPU per file (docs/testing.md). tests/support/per-file.ts resets what a file starts from.
+    isolate: false,
     // `npm test` leaves out the tests tagged long; `npm run test:full` runs them (tests/support/tiers.ts).
     tags: [{ name: "long", description: "costly beside what the same file's other tests check: npm run test:full runs it, npm test does not" }],
     projects: [

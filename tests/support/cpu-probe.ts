@@ -1,8 +1,9 @@
 // With SUITE_CPU_LOG=<file> (docs/testing.md, "Measuring the suite"): one JSON line per test file
 // with the CPU seconds its worker process spent (`self`: the tests, the servers they start in
 // process, their clients) and its children that ended (`children`: Chromium, workerd, builds and
-// scripts in child processes), read from /proc/self/stat. Each file runs in a process of its own.
-// The build service's CPU is not in any file's line: it is the run's.
+// scripts in child processes), read from /proc/self/stat: what the process spent from this file's
+// setup to its end (files share their worker's process: vitest.config.ts). The build service's CPU
+// is not in any file's line: it is the run's.
 import { appendFileSync, readFileSync } from "node:fs";
 import { afterAll } from "vitest";
 
@@ -15,8 +16,12 @@ function cpuSeconds(): { self: number; children: number } {
   return { self: (f[11]! + f[12]!) / TICKS_PER_SECOND, children: (f[13]! + f[14]!) / TICKS_PER_SECOND };
 }
 
+const start = cpuSeconds();
+
 afterAll(({}, suite) => {
-  const { self, children } = cpuSeconds();
+  const end = cpuSeconds();
+  const self = Math.round((end.self - start.self) * 100) / 100;
+  const children = Math.round((end.children - start.children) * 100) / 100;
   const file = (suite as { filepath?: string }).filepath ?? suite.name;
   appendFileSync(process.env.SUITE_CPU_LOG!, `${JSON.stringify({ project: process.env.SHIM_TARGET ?? "node", file, self, children })}\n`);
 });

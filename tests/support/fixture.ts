@@ -34,6 +34,11 @@ export const HOSTS = { a: "Ada Optimist", b: "Bo Skeptic" };
 
 let counter = 0;
 
+/** Episode numbers start again at 1: each test file's fixtures are the same whatever ran before it in its process. */
+export function resetFixtureCounter(): void {
+  counter = 0;
+}
+
 /**
  * The n-th fixture UUID (version 4 layout): random-looking, but the same in every process, so a
  * suite writes the same content wherever it runs and its site can be shared (`sharedSite`).
