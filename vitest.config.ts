@@ -65,8 +65,9 @@ export default defineConfig({
     globalSetup: ["tests/support/global-setup.ts"],
     // SUITE_CPU_LOG=<file>: each test file's CPU seconds, for finding where the suite's time goes.
     setupFiles: ["tests/support/per-file.ts", ...(process.env.SUITE_CPU_LOG ? ["tests/support/cpu-probe.ts"] : [])],
-    // Two suites at a time keeps a 2-core machine responsive.
-    maxWorkers: 2,
+    // Three files at a time on this 2-core machine: a file often waits (on the build service, a
+    // browser, a server in another process), and a third keeps both cores busy (docs/testing.md).
+    maxWorkers: 3,
     // The files of a worker share one process and its loaded modules, instead of a new process each:
     // ~0.5 s of CPU per file (docs/testing.md). tests/support/per-file.ts resets what a file starts from.
     isolate: false,
