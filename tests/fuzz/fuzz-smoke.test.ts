@@ -1,4 +1,4 @@
-// The fuzz smoke: 5,000 seeded hostile requests (tests/support/fuzz-core.ts, the core of `npm run
+// The fuzz smoke: 2,500 seeded hostile requests (tests/support/fuzz-core.ts, the core of `npm run
 // fuzz`) over raw sockets against a small fixture site, on each target. Every invariant is its own
 // test, so a failure names the rule it broke; the full run is `npm run fuzz` (100,000 requests).
 // Node: the server runs in a child process (tests/support/fuzz-server.ts), so its RSS is its own.
@@ -11,7 +11,7 @@ import { descendantsRss, formatReport, runFuzz, siteFacts, type FuzzReport, type
 import { startFuzzServer } from "../support/fuzz-server.ts";
 import { longTone, NO_LIMITS, TONE } from "../support/http.ts";
 
-const REQUESTS = 5000;
+const REQUESTS = 2500;
 const SEED = 20261123;
 /**
  * A request with no complete answer by then counts as hung. The smoke runs beside the rest of the
