@@ -49,13 +49,28 @@ function decode(r: Raw): Buffer {
 /** The representation's ETag: the plain body's with the coding's suffix inside the quotes. */
 const tagged = (plain: string, suffix: string) => `${plain.slice(0, -1)}${suffix}"`;
 
+/**
+ * A resource of every compressible route family. The other suites ask for the plain bytes
+ * (tests/support/http.ts `call`), so the codings of each family are checked here; the timed forms'
+ * in tests/http/timed.test.ts.
+ */
 const RESOURCES: [name: string, path: string, type: string][] = [
+  ["the discovery document", "/v1", "application/json; charset=utf-8"],
+  ["the OpenAPI document", "/v1/openapi.json", "application/json; charset=utf-8"],
   ["an episode's JSON", "/v1/episodes/1", "application/json; charset=utf-8"],
   ["a list page", "/v1/episodes?limit=2", "application/json; charset=utf-8"],
+  ["a script", "/v1/episodes/1/script", "application/json; charset=utf-8"],
+  ["a transcript", "/v1/episodes/1/transcript", "text/plain; charset=utf-8"],
   ["an HTML page", "/episodes/1", "text/html; charset=utf-8"],
   ["the home page", "/", "text/html; charset=utf-8"],
-  ["a transcript", "/v1/episodes/1/transcript", "text/plain; charset=utf-8"],
+  ["the archive", "/episodes", "text/html; charset=utf-8"],
+  ["the terms", "/terms", "text/html; charset=utf-8"],
+  ["a player", "/embed/1", "text/html; charset=utf-8"],
+  ["an oEmbed answer", `/oembed?url=${encodeURIComponent("http://localhost:4321/episodes/1")}`, "application/json; charset=utf-8"],
+  ["the feed", "/feed.xml", "application/rss+xml; charset=utf-8"],
   ["the JSON Feed", "/feed.json", "application/feed+json; charset=utf-8"],
+  ["the sitemap", "/sitemap.xml", "application/xml; charset=utf-8"],
+  ["llms.txt", "/llms.txt", "text/plain; charset=utf-8"],
 ];
 
 describe.each(RESOURCES)("%s", (_name, path, type) => {

@@ -28,9 +28,16 @@ export interface Reply {
   text: string;
 }
 
-/** One request; the whole body is read so the connection is free for the next one. */
+/**
+ * One request; the whole body is read so the connection is free for the next one. Unless the
+ * request names an Accept-Encoding, it asks for the plain bytes: fetch would otherwise ask for
+ * gzip, deflate and br and decode the answer, which cost this process ~1 ms of CPU a request
+ * (docs/testing.md). The codings are the subject of tests/http/compression.test.ts.
+ */
 export async function call(base: string, pathAndQuery: string, init: RequestInit = {}): Promise<Reply> {
-  const res = await fetch(`${base}${pathAndQuery}`, { redirect: "manual", ...init });
+  const headers = new Headers(init.headers);
+  if (!headers.has("accept-encoding")) headers.set("accept-encoding", "identity");
+  const res = await fetch(`${base}${pathAndQuery}`, { redirect: "manual", ...init, headers });
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { res, status: res.status, headers: res.headers, bytes, text: new TextDecoder().decode(bytes) };
 }
