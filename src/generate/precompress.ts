@@ -6,13 +6,13 @@
 // deploy never uploads them (src/generate/file-budget.ts), the Worker lets the runtime encode.
 //
 // The work runs in a pool of worker threads, one per core (src/generate/precompress-worker.ts),
-// started once there is enough work and fed in batches as the build writes: the writer's API bodies while the content is still being
-// read and Astro renders (read back from disk), the episode pages with their bytes as Astro renders
-// them (src/middleware.ts), the few other files once the pages are written. node:zlib's asynchronous calls on
-// libuv's pool cost the main thread as much as the compression itself (stream callbacks per
-// chunk) and stalled whenever Astro kept it busy: 63 s of a 100 s build at 10,000 episodes went
-// waiting for them (docs/performance.md). A build with few files to compress (a small site, a
-// day's publish) compresses them on its main thread at the end instead. Levels: src/node/compress.ts.
+// started once there is enough work and fed in batches as the build writes: the writer's API bodies
+// while the content is still being read and Astro renders (read back from disk), the episode pages
+// with their bytes as Astro renders them (src/middleware.ts), the few other files once the pages
+// are written. node:zlib's asynchronous calls on libuv's pool cost the main thread as much as the
+// compression itself and stalled whenever Astro kept it busy (docs/performance.md). A build with
+// few files to compress (a small site, a day's publish) compresses them on its main thread at the
+// end instead. Levels: src/node/compress.ts.
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
