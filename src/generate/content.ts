@@ -194,6 +194,11 @@ function filesOfSignature(signature: string): FolderFile[] | null {
   return files;
 }
 
+/** A folder's own times and inode, as FolderListing `dir` holds them. */
+function folderTimes(info: Stats): string {
+  return `${info.mtimeMs}\t${info.ctimeMs}\t${info.ino}`;
+}
+
 /** The listing of `files` in `dir` (its own stat `info`), or null when one of them is gone. */
 function statFiles(source: string, dir: string, info: Stats, files: FolderFile[], listed: boolean): FolderListing | null {
   const now = Date.now();
@@ -210,8 +215,7 @@ function statFiles(source: string, dir: string, info: Stats, files: FolderFile[]
     signature += `\0${f.rel}\t${file.size}\t${file.mtimeMs}\t${file.ctimeMs}\t${file.ino}`;
     if (!f.input) others += `\0${f.rel}\t${file.size}\t${file.mtimeMs}`;
   }
-  const dirSignature = `${info.mtimeMs}\t${info.ctimeMs}\t${info.ino}`;
-  return { source, dir: dirSignature, signature, settled: now - newest >= SETTLE_MS, listed, others, files: stats };
+  return { source, dir: folderTimes(info), signature, settled: now - newest >= SETTLE_MS, listed, others, files: stats };
 }
 
 /**
@@ -223,14 +227,14 @@ function listFolder(contentDir: string, source: string, known: KnownListing | un
   const dir = path.dirname(path.join(contentDir, source));
   const info = statOrNull(dir);
   if (info === null || !info.isDirectory()) return null;
-  const names = known !== undefined && known.dir === `${info.mtimeMs}\t${info.ctimeMs}\t${info.ino}` ? filesOfSignature(known.signature) : null;
+  const names = known !== undefined && known.dir === folderTimes(info) ? filesOfSignature(known.signature) : null;
   return (names === null ? null : statFiles(source, dir, info, names, false)) ?? statFiles(source, dir, info, folderFiles(dir), true);
 }
 
 /**
  * The listings of the folders episodeSources names, in its order, with one `stat` of each folder
- * and of each of its files (synchronous reads throughout: one awaited read per small file costs
- * several times more at 10,000 episodes, docs/performance.md): `known` gives the last build's listing of a folder (./fingerprint-cache.ts),
+ * and of each of its files (synchronous: one awaited read per small file costs several times more
+ * at 10,000 episodes). `known` gives the last build's listing of a folder (./fingerprint-cache.ts),
  * whose names are reused while the folder's own times are unchanged, so most folders are never
  * listed (docs/performance.md).
  */

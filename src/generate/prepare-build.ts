@@ -145,9 +145,12 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
   let lastFp: ((source: string) => string | undefined) | null = null;
   if (!forceClean && live === null) {
     const state = readState(dist);
-    if (state !== null && state.key === key) (previous = state), (lastFp = (source) => state.episodes[source]?.fp);
-  } else if (!forceClean && live !== null) {
-    const head = readStateHead(live);
+    if (state !== null && state.key === key) {
+      previous = state;
+      lastFp = (source) => state.episodes[source]?.fp;
+    }
+  } else if (!forceClean) {
+    const head = readStateHead(live!);
     if (head !== null && head.key === key) lastFp = (source) => head.fps[source];
   }
   let base: string | null = null;
