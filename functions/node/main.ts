@@ -1,6 +1,7 @@
 // The Node entry: loads a built dist/ and serves it through the shim (npm run serve, npm start),
 // then takes up each new build `dist` names by itself (./live-build.ts).
 import "./young-generation.ts";
+import "./hold-tick-map.ts";
 import { open, readFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
