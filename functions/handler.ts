@@ -30,7 +30,7 @@ import type { Asset, AssetStore, AudioStorage, Compress, EtagFunction, ListBodie
 import { isPending, thenOrNow } from "./pending.ts";
 import { composedAsset } from "./http/representations.ts";
 import { RateLimiter, type RateDecision } from "./limits/rate-limit.ts";
-import { PlainTarget, plainPath, Router, type RouteArgs, type RouteHandler } from "./router.ts";
+import { PlainTarget, plainPath, plainTargetPath, Router, type RouteArgs, type RouteHandler } from "./router.ts";
 import { createSiteRoutes } from "./routes/site.ts";
 import { createSurfaceRoutes } from "./routes/surfaces.ts";
 import { createTimedRoutes } from "./routes/timed.ts";
@@ -103,7 +103,7 @@ export async function createHandler(deps: ShimDeps): Promise<Shim> {
 
   function handle(req: ShimRequest, info: RequestInfo): ShimResponse | Promise<ShimResponse> {
     // Most targets are plain paths, read without the URL parser (./router.ts).
-    const plain = plainPath(req.url);
+    const plain = req.target === undefined ? plainPath(req.url) : plainTargetPath(req.target);
     const url = plain === null ? new URL(req.url) : null;
     const pathname = plain ?? url!.pathname;
     const match = router.match(pathname);

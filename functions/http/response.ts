@@ -44,6 +44,11 @@ export interface ShimRequest {
   readonly method: string;
   /** The absolute URL. */
   readonly url: string;
+  /**
+   * The request target as received when it is a path (origin form), from a runtime that has it
+   * apart (Node): a plain path is read from it without going through the absolute URL.
+   */
+  readonly target?: string;
   readonly headers: { get(name: string): string | null };
   /** Aborted when the client goes away: upstream reads stop. */
   readonly signal: AbortSignal;

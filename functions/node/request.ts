@@ -43,6 +43,7 @@ class NodeHeaders {
 export class NodeRequest implements ShimRequest {
   readonly method: string;
   readonly url: string;
+  readonly target: string | undefined;
   readonly headers: NodeHeaders;
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
@@ -56,11 +57,14 @@ export class NodeRequest implements ShimRequest {
     // "v1". Behind a fixed origin every path parses (URL parsing never fails in a path), so only
     // the other forms can throw here; the server answers those 400 through the shim.
     const target = req.url ?? "/";
-    if (target.startsWith("/")) this.url = `http://localhost${target}`;
-    else {
+    if (target.startsWith("/")) {
+      this.url = `http://localhost${target}`;
+      this.target = target;
+    } else {
       const url = new URL(target, "http://localhost");
       if (url.username !== "" || url.password !== "") throw new TypeError("URL with credentials");
       this.url = url.href;
+      this.target = undefined;
     }
     this.headers = new NodeHeaders(req);
     this.#req = req;

@@ -1,11 +1,17 @@
 // The router compiled from the route table: literal paths, one-segment and rest templates, order.
 import { describe, expect, it } from "vitest";
-import { PlainTarget, plainPath, Router, searchOf } from "../../functions/router.ts";
+import { PlainTarget, plainPath, plainTargetPath, Router, searchOf } from "../../functions/router.ts";
 
 const router = new Router();
 const id = (path: string) => router.match(path)?.id ?? null;
 
 describe("router", () => {
+  it("gives each template's parameter under its name", () => {
+    expect(router.match("/v1/episodes/42/script")?.params).toEqual({ ref: "42" });
+    expect(router.match("/media/a/b.mp3")?.params).toEqual({ file: "a/b.mp3" });
+    expect(router.match("/v1/nothing/here")?.params).toEqual({ rest: "nothing/here" });
+  });
+
   it("matches literal paths and their listed aliases", () => {
     expect(id("/v1")).toBe("discovery");
     expect(id("/v1/")).toBe("discovery");
@@ -79,7 +85,10 @@ describe("plainPath: a target's path read without the URL parser", () => {
       const href = `http://localhost${path}`;
       const fast = plainPath(href);
       if (fast !== null) expect(fast, path).toBe(parsed(href));
+      // A server's origin-form target (functions/node/request.ts) gives the same answer as its absolute URL.
+      expect(plainTargetPath(path), path).toBe(fast);
     }
+    expect(plainTargetPath("*")).toBeNull();
   });
 
   it("a plain target parses its URL only when a route asks, and has no query", () => {
