@@ -24,6 +24,10 @@ function nextTickObject() {
 }
 const same = [];
 for (let i = 0; i < 3; i++) {
+  // Ticks of every arity and argument kind in between, as node:http schedules them.
+  process.nextTick(() => {}, i);
+  process.nextTick(() => {}, "a", { b: i }, [i]);
+  process.nextTick(function named() {});
   // No tick pending: the collection runs from a timer, after the queue has drained.
   await new Promise((resolve) => setTimeout(resolve, 5));
   gc({ type: "major", execution: "sync", flavor: i === 2 ? "last-resort" : "regular" });
