@@ -136,19 +136,20 @@ export class Precompressor {
     if (this.workers.length === 0) {
       if (this.pending.length < THREADS_FROM) return true;
       this.startThreads();
-      const waiting = this.pending;
-      this.pending = [];
-      for (let i = 0; i < waiting.length; i += BATCH) this.post(waiting.slice(i, i + BATCH));
-    } else if (this.pending.length === BATCH) this.post();
+      this.flush();
+    } else if (this.pending.length === BATCH) this.flush();
     return true;
   }
 
-  private post(batch = this.pending): void {
-    if (batch === this.pending) this.pending = [];
-    if (batch.length === 0) return;
-    const worker = this.workers.reduce((a, b) => (b.outstanding < a.outstanding ? b : a));
-    worker.outstanding++;
-    worker.thread.postMessage(batch);
+  /** Hands the queued files to the least busy threads, BATCH at a time. */
+  private flush(): void {
+    const jobs = this.pending;
+    this.pending = [];
+    for (let i = 0; i < jobs.length; i += BATCH) {
+      const worker = this.workers.reduce((a, b) => (b.outstanding < a.outstanding ? b : a));
+      worker.outstanding++;
+      worker.thread.postMessage(jobs.slice(i, i + BATCH));
+    }
   }
 
   private check(): void {
@@ -163,7 +164,7 @@ export class Precompressor {
       this.pending = [];
       return { ...this.result };
     }
-    this.post();
+    this.flush();
     for (const w of this.workers) w.thread.ref();
     try {
       await new Promise<void>((resolve) => {

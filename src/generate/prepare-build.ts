@@ -149,8 +149,8 @@ async function prepare(config: BuildConfig, dist: string, forceClean: boolean, o
       previous = state;
       lastFp = (source) => state.episodes[source]?.fp;
     }
-  } else if (!forceClean) {
-    const head = readStateHead(live!);
+  } else if (!forceClean && live !== null) {
+    const head = readStateHead(live);
     if (head !== null && head.key === key) lastFp = (source) => head.fps[source];
   }
   let base: string | null = null;
