@@ -1,7 +1,7 @@
 // Loading the build's index.json into an EpisodeIndex, for a long-running process: each entry is
 // validated on its own and put in the table, and the text is read entry by entry, so the whole
 // index never exists several times over.
-import { z } from "zod";
+import * as z from "zod";
 import { buildIndex, indexEntry, type IndexEntry } from "../../src/shared/schema/build-index.ts";
 import { EntryTable } from "./entry-table.ts";
 import { EpisodeIndex } from "./episode-index.ts";

@@ -12,7 +12,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import { z } from "zod";
+import * as z from "zod";
 import type { Bucket } from "../../src/shared/limits.ts";
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../../src/shared/limits.ts";
 import { episodePage, episodeResource, scriptResource, type JsonTranscript } from "../../src/shared/schema/api.ts";

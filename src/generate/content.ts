@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream, readdirSync, readFileSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
-import type { z } from "zod";
+import type * as z from "zod";
 import {
   episodeFileSchema,
   podcastSchema,

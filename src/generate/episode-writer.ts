@@ -33,7 +33,7 @@ import { episodeFile, mediaFile, mediaKey, SITE_FILES } from "../shared/layout.t
 import { nodeEtag } from "../node/etag.ts";
 import { type EpisodeRecord } from "./build-state.ts";
 import { copyNewFile, writeNewFile } from "./new-file.ts";
-import type { z } from "zod";
+import type * as z from "zod";
 
 /**
  * The one ETag of an episode's audio: the strong tag (src/shared/etag.ts) of its SHA-256, so it is

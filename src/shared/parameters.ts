@@ -2,7 +2,7 @@
 // shim uses. The shim parses with these schemas (functions/routes/list-query.ts, src/shared/refs.ts), and
 // the OpenAPI generator documents them (src/generate/openapi/parameters.ts), so the two cannot
 // disagree. Each parameter names the error code a bad value is refused with (docs/api.md#errors).
-import { z } from "zod";
+import * as z from "zod";
 import { canonicalHeader, HEADER } from "./headers.ts";
 import { CURSOR_MAX_LENGTH, decodeCursor } from "./cursor.ts";
 import type { ErrorCode } from "./errors.ts";

@@ -161,6 +161,14 @@ describe("request-time code runs on any runtime", () => {
     const durableObjects = ["functions/workers/rate-limit-object.ts", "functions/workers/announced-set-object.ts"];
     expect(problems.filter((p) => !durableObjects.some((f) => p.startsWith(`${f} imports "cloudflare:workers"`)))).toEqual([]);
   });
+
+  it("request-time code imports zod as a namespace: `import { z }` keeps every zod locale in the Worker bundle", () => {
+    // esbuild drops the unused parts of `import * as z`, not of the `z` object zod's index exports.
+    const files = projectFiles(["functions", "src"]);
+    const named = requestTimeEntries(files).filter((f) => /\bimport\s+(?:type\s+)?\{[^}]*\bz\b[^}]*\}\s+from\s+["']zod/.test(withoutComments(files.get(f)!)));
+    expect(named).toEqual([]);
+    expect(files.get("src/shared/schema/api.ts")).toMatch(/^import \* as z from "zod";$/m);
+  });
 });
 
 describe("the runtime guard itself", () => {

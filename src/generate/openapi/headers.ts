@@ -1,6 +1,6 @@
 // Response headers of the API (docs/api.md#http-behaviour, docs/api.md#rate-limits), as OpenAPI header components. The patterns
 // state the exact forms functions/http/response.ts, functions/routes/audio.ts and functions/limits/rate-limit.ts write.
-import { z } from "zod";
+import * as z from "zod";
 import { quotaOf, DEFAULT_RATE_LIMITS, RATE_WINDOW_SECONDS, type Bucket } from "../../shared/limits.ts";
 import { jsonSchemaOf, type JsonSchema } from "./schemas.ts";
 

@@ -1,6 +1,6 @@
 // The request parameters as OpenAPI parameter components: name, place and schema from the zod
 // schemas the shim parses them with (src/shared/parameters.ts); descriptions and examples here.
-import { z } from "zod";
+import * as z from "zod";
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../../shared/limits.ts";
 import { PARAMETERS, type ParameterName } from "../../shared/parameters.ts";
 import type { JsonSchema } from "./schemas.ts";

@@ -1,6 +1,6 @@
 // The zod schemas of src/shared/schema/api.ts as OpenAPI 3.1 components (JSON Schema 2020-12), through
 // zod 4's own z.toJSONSchema: the document cannot say anything the build and the shim do not.
-import { z } from "zod";
+import * as z from "zod";
 import {
   discoveryDocument,
   episodeKind,

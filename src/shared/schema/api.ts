@@ -1,6 +1,6 @@
 // API resource schemas: what the service sends (docs/api.md#api-routes). The build parses every rendered body
 // with these, the OpenAPI document is generated from them and the tests validate responses by them.
-import { z } from "zod";
+import * as z from "zod";
 import { SLUG_PATTERN } from "./content.ts";
 
 // Every member the server always sends is required (null where the content has no value), so a

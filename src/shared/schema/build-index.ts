@@ -1,7 +1,7 @@
 // The compact index the build writes to dist/_api/index.json and the shim loads at start-up:
 // everything the request path needs to resolve references, apply the publication clock, filter
 // and page the list, without reading an episode body. Episodes come in list order.
-import { z } from "zod";
+import * as z from "zod";
 
 export const scriptState = z.enum(["ok", "missing", "unparseable"]);
 

@@ -1,6 +1,6 @@
 // Content schemas: what operators author under content/ (README.md#content-format).
 // The build validates every file with these; nothing else defines the content's shape.
-import { z } from "zod";
+import * as z from "zod";
 import { APPLE_CATEGORIES, subcategoriesOf } from "../apple-categories.ts";
 import { UPDATE_FREQUENCY_NAMES } from "../update-frequency.ts";
 

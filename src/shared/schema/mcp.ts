@@ -2,7 +2,7 @@
 // and a transcript, possibly of a time window. Built from the API's schemas (./api.ts), so a
 // member means the same in both. The tools declare these as their output schemas
 // (functions/routes/mcp.ts) and the SDK checks every result against them.
-import { z } from "zod";
+import * as z from "zod";
 import { episodeResource, scriptSegment } from "./api.ts";
 
 const seconds = z.number().min(0);
