@@ -1,12 +1,13 @@
 // Rate limits (docs/api.md#rate-limits): 120 metadata and 30 audio requests per minute per client
 // IP, 429 rate_limited with Retry-After and the RateLimit headers, HEAD and 304 counted, client
 // address from X-Forwarded-For only under TRUST_PROXY, configurable limits. Time moves through the
-// injected clock, never by sleeping.
+// injected clock, never by sleeping. The defaults are held on a server with them; what is counted
+// and how, on one with small limits (SMALL), where a bucket is spent in a dozen requests.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { clock, episode, sharedSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { call, expectCors, expectError, expectLicense, json, stableHeaders, TONE, type Reply } from "../support/http.ts";
-import { expectLimited, field, spend } from "../support/rate-limit.ts";
+import { expectLimited, field, SMALL, SMALL_LIMITS, spend } from "../support/rate-limit.ts";
 
 const T = Date.UTC(2026, 5, 1, 12, 0, 0);
 const ep = episode({ episodeNumber: 1, publishedAt: "2026-01-01T00:00:00Z" });
@@ -15,17 +16,22 @@ const TERMS = "http://localhost:4321/terms";
 
 let site: Site;
 let proxied: RunningServer;
+/** TRUST_PROXY=1 with SMALL limits. */
+let small: RunningServer;
 let direct: RunningServer;
 const proxiedClock = clock(T);
+const smallClock = clock(T);
 const directClock = clock(T);
 
 beforeAll(async () => {
   site = await sharedSite("ratelimit", [{ episode: ep, script: script(), audio: TONE }]);
   proxied = await serveSite(site, { now: proxiedClock.now, env: { TRUST_PROXY: "1" } });
+  small = await serveSite(site, { now: smallClock.now, env: { TRUST_PROXY: "1", ...SMALL_LIMITS } });
   direct = await serveSite(site, { now: directClock.now, env: { RATE_LIMIT_METADATA_PER_MIN: "5", RATE_LIMIT_AUDIO_PER_MIN: "2" } });
 });
 afterAll(async () => {
   await proxied?.close();
+  await small?.close();
   await direct?.close();
   await removeSite(site);
 });
@@ -36,8 +42,12 @@ function freshIp(): string {
   return `203.0.113.${nextIp++}`;
 }
 
-const from = (ip: string, p: string, headers: Record<string, string> = {}, method = "GET") =>
-  call(proxied.url, p, { method, headers: { "X-Forwarded-For": ip, ...headers } });
+const to = (server: RunningServer) => (ip: string, p: string, headers: Record<string, string> = {}, method = "GET") =>
+  call(server.url, p, { method, headers: { "X-Forwarded-For": ip, ...headers } });
+/** A request from `ip` behind the trusted proxy, to the server with the default limits. */
+const from = (ip: string, p: string, headers?: Record<string, string>, method?: string) => to(proxied)(ip, p, headers, method);
+/** The same to the server with SMALL limits. */
+const fromSmall = (ip: string, p: string, headers?: Record<string, string>, method?: string) => to(small)(ip, p, headers, method);
 
 const limited = (r: Reply) => expectLimited(r, { terms: TERMS });
 
@@ -51,14 +61,14 @@ describe("metadata bucket: 120 requests per minute per IP", () => {
 
   it("limits every metadata route once the bucket is spent, errors included", async () => {
     const ip = freshIp();
-    await spend(120, () => from(ip, "/v1"));
-    for (const p of [...METADATA, "/v1/episodes/999", "/v1/episodes/abc", "/v1/episodes?limit=0", "/v1/nothing"]) limited(await from(ip, p));
+    await spend(SMALL.metadata, () => fromSmall(ip, "/v1"));
+    for (const p of [...METADATA, "/v1/episodes/999", "/v1/episodes/abc", "/v1/episodes?limit=0", "/v1/nothing"]) limited(await fromSmall(ip, p));
   });
 
-  it("counts errors: 120 not-found requests spend the bucket", async () => {
+  it("counts errors: not-found requests spend the bucket", async () => {
     const ip = freshIp();
-    await spend(120, () => from(ip, "/v1/episodes/999"));
-    limited(await from(ip, "/v1/episodes/1"));
+    await spend(SMALL.metadata, () => fromSmall(ip, "/v1/episodes/999"));
+    limited(await fromSmall(ip, "/v1/episodes/1"));
   });
 
   it("states the policy and counts down the remaining requests in RateLimit", async () => {
@@ -75,12 +85,12 @@ describe("metadata bucket: 120 requests per minute per IP", () => {
 
   it("counts HEAD requests, and answers HEAD with the headers of the GET 429", async () => {
     const ip = freshIp();
-    await spend(120, (i) => from(ip, METADATA[i % METADATA.length]!, {}, "HEAD"));
+    await spend(SMALL.metadata, (i) => fromSmall(ip, METADATA[i % METADATA.length]!, {}, "HEAD"));
     // A client that takes no coding: at the edge the front line may compress an error itself (docs/api.md#compression).
     const plain = { "Accept-Encoding": "identity" };
-    const get = await from(ip, "/v1/episodes/1", plain);
+    const get = await fromSmall(ip, "/v1/episodes/1", plain);
     limited(get);
-    const head = await from(ip, "/v1/episodes/1", plain, "HEAD");
+    const head = await fromSmall(ip, "/v1/episodes/1", plain, "HEAD");
     expect(head.status).toBe(429);
     expect(head.bytes.byteLength).toBe(0);
     expect(stableHeaders(head.headers)).toEqual(stableHeaders(get.headers));
@@ -88,29 +98,29 @@ describe("metadata bucket: 120 requests per minute per IP", () => {
 
   it("counts 304 answers, and never answers 304 once limited", async () => {
     const ip = freshIp();
-    const etag = (await from(ip, "/v1/episodes/1")).headers.get("etag")!;
-    const replies = await spend(119, () => from(ip, "/v1/episodes/1", { "If-None-Match": etag }));
+    const etag = (await fromSmall(ip, "/v1/episodes/1")).headers.get("etag")!;
+    const replies = await spend(SMALL.metadata - 1, () => fromSmall(ip, "/v1/episodes/1", { "If-None-Match": etag }));
     expect(replies.every((r) => r.status === 304)).toBe(true);
-    limited(await from(ip, "/v1/episodes/1", { "If-None-Match": etag }));
+    limited(await fromSmall(ip, "/v1/episodes/1", { "If-None-Match": etag }));
   });
 
   it("lets a request through after waiting the Retry-After seconds", async () => {
     const ip = freshIp();
-    await spend(120, () => from(ip, "/v1/episodes"));
-    const wait = limited(await from(ip, "/v1/episodes"));
-    proxiedClock.advance(wait * 1000);
-    const r = await from(ip, "/v1/episodes");
+    await spend(SMALL.metadata, () => fromSmall(ip, "/v1/episodes"));
+    const wait = limited(await fromSmall(ip, "/v1/episodes"));
+    smallClock.advance(wait * 1000);
+    const r = await fromSmall(ip, "/v1/episodes");
     expect(r.status).toBe(200);
-    expect(field(r.headers.get("ratelimit"), "r")).toBe(119);
+    expect(field(r.headers.get("ratelimit"), "r")).toBe(SMALL.metadata - 1);
   });
 
   it("does not limit the OpenAPI document, and a spent metadata bucket leaves the direct audio URL (audio bucket) alone", async () => {
     const ip = freshIp();
-    await spend(120, () => from(ip, "/v1"));
-    limited(await from(ip, "/v1"));
-    for (let i = 0; i < 5; i++) {
-      expect((await from(ip, "/v1/openapi.json")).status).not.toBe(429);
-      const media = await from(ip, `/media/${ep.id}.mp3`, { Range: "bytes=0-0" });
+    await spend(SMALL.metadata, () => fromSmall(ip, "/v1"));
+    limited(await fromSmall(ip, "/v1"));
+    for (let i = 0; i < SMALL.audio; i++) {
+      expect((await fromSmall(ip, "/v1/openapi.json")).status).not.toBe(429);
+      const media = await fromSmall(ip, `/media/${ep.id}.mp3`, { Range: "bytes=0-0" });
       expect(media.status).toBe(206);
       expect(media.headers.get("ratelimit-policy")).toMatch(/^"audio";/);
     }
@@ -129,23 +139,23 @@ describe("audio bucket: 30 requests per minute per IP", () => {
 
   it("keeps the audio and metadata buckets apart", async () => {
     const ip = freshIp();
-    await spend(30, () => from(ip, "/v1/episodes/1/audio", {}, "HEAD"));
-    limited(await from(ip, "/v1/episodes/1/audio"));
-    expect((await from(ip, "/v1/episodes/1")).status).toBe(200);
+    await spend(SMALL.audio, () => fromSmall(ip, "/v1/episodes/1/audio", {}, "HEAD"));
+    limited(await fromSmall(ip, "/v1/episodes/1/audio"));
+    expect((await fromSmall(ip, "/v1/episodes/1")).status).toBe(200);
 
     const other = freshIp();
-    await spend(120, () => from(other, "/v1/episodes/1"));
-    limited(await from(other, "/v1/episodes/1"));
-    expect((await from(other, "/v1/episodes/1/audio")).status).toBe(200);
+    await spend(SMALL.metadata, () => fromSmall(other, "/v1/episodes/1"));
+    limited(await fromSmall(other, "/v1/episodes/1"));
+    expect((await fromSmall(other, "/v1/episodes/1/audio")).status).toBe(200);
   });
 
   it("counts HEAD and 304 on audio", async () => {
     const ip = freshIp();
-    const etag = (await from(ip, "/v1/episodes/1/audio", {}, "HEAD")).headers.get("etag")!;
-    await spend(14, () => from(ip, "/v1/episodes/1/audio", {}, "HEAD"));
-    const conditional = await spend(15, () => from(ip, "/v1/episodes/1/audio", { "If-None-Match": etag }));
+    const etag = (await fromSmall(ip, "/v1/episodes/1/audio", {}, "HEAD")).headers.get("etag")!;
+    await spend(SMALL.audio / 2 - 1, () => fromSmall(ip, "/v1/episodes/1/audio", {}, "HEAD"));
+    const conditional = await spend(SMALL.audio / 2, () => fromSmall(ip, "/v1/episodes/1/audio", { "If-None-Match": etag }));
     expect(conditional.every((r) => r.status === 304)).toBe(true);
-    limited(await from(ip, "/v1/episodes/1/audio", { "If-None-Match": etag }));
+    limited(await fromSmall(ip, "/v1/episodes/1/audio", { "If-None-Match": etag }));
   });
 });
 
@@ -153,16 +163,16 @@ describe("client addresses", () => {
   it("gives separate IPs behind a trusted proxy separate buckets", async () => {
     const a = freshIp();
     const b = freshIp();
-    await spend(120, () => from(a, "/v1"));
-    limited(await from(a, "/v1"));
-    expect((await from(b, "/v1")).status).toBe(200);
+    await spend(SMALL.metadata, () => fromSmall(a, "/v1"));
+    limited(await fromSmall(a, "/v1"));
+    expect((await fromSmall(b, "/v1")).status).toBe(200);
   });
 
   it("trusts only the configured number of hops from the right of X-Forwarded-For", async () => {
     const ip = freshIp();
     // A client cannot escape its bucket by writing addresses to the left of what the proxy appended.
-    await spend(120, (i) => from(`10.9.${i}.1, ${ip}`, "/v1"));
-    limited(await from(`192.0.2.77, ${ip}`, "/v1"));
+    await spend(SMALL.metadata, (i) => fromSmall(`10.9.${i}.1, ${ip}`, "/v1"));
+    limited(await fromSmall(`192.0.2.77, ${ip}`, "/v1"));
   });
 
   it("ignores X-Forwarded-For without TRUST_PROXY: the socket address is the client", async () => {

@@ -2,6 +2,14 @@
 import { expect } from "vitest";
 import { expectCors, expectError, expectLicense, type Reply } from "./http.ts";
 
+/**
+ * Small configured limits for the tests of what is counted and how (methods, statuses, routes,
+ * addresses): the limiter the defaults use, spent in a dozen requests instead of 120. The default
+ * limits themselves are held by tests of their own (tests/http/rate-limit.test.ts).
+ */
+export const SMALL = { metadata: 12, audio: 6 } as const;
+export const SMALL_LIMITS = { RATE_LIMIT_METADATA_PER_MIN: String(SMALL.metadata), RATE_LIMIT_AUDIO_PER_MIN: String(SMALL.audio) };
+
 /** A member of a RateLimit or RateLimit-Policy structured field (`"bucket";r=3;t=60`). */
 export function field(header: string | null, key: string): number {
   const m = new RegExp(`(?:^|;)\\s*${key}=(\\d+)`).exec(header ?? "");
