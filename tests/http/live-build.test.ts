@@ -1,6 +1,6 @@
 // A build beside a running Node server (docs/architecture.md#the-build, functions/node/live-build.ts):
 // the server takes every build up by itself, never mixes two, and never labels a body with
-// another's ETag. Under load: clients ask every route family without pause while the content is
+// another's ETag. Under load: clients ask every route family (PAUSE_MS apart) while the content is
 // changed and built again and again (an episode added, one edited with new audio, one deleted).
 // Each build is copied aside while it is live; afterwards a server started fresh on each copy
 // answers every request again, and each answer of the running server must equal, status, headers
@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { request, Agent, type IncomingMessage } from "node:http";
 import { cp, readdir, readlink, rm } from "node:fs/promises";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +29,12 @@ import { LONG } from "../support/tiers.ts";
 const ROUNDS = Number(process.env.LIVE_BUILD_ROUNDS ?? 1);
 const NOW = Date.UTC(2026, 11, 31);
 const CLIENTS = 4;
+/**
+ * Each client's pause between requests in npm test's single round, so the load does not take a
+ * core from the rest of the suite for as long as the builds wait in its build service; the rounds
+ * of `npm run test:rebuilds` ask without pause.
+ */
+const PAUSE_MS = ROUNDS === 1 ? 2 : 0;
 const DAY = 86_400_000;
 
 const topics = { domains: ["ai"], concepts: [], entities: [] };
@@ -201,6 +208,7 @@ describe("a build beside a running server", () => {
         seen.push({ ask: a, answer, started: t, ended: performance.now() });
         const etag = answer.headers.etag;
         if (etag !== undefined && !(etags.get(a.path) ?? []).includes(etag)) etags.set(a.path, [...(etags.get(a.path) ?? []), etag]);
+        if (PAUSE_MS > 0) await sleep(PAUSE_MS);
       }
     });
 
