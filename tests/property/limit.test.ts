@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { parseListQuery } from "../../functions/routes/list-query.ts";
 import { encodeCursor } from "../../src/shared/cursor.ts";
 import { PARAMETERS } from "../../src/shared/parameters.ts";
+import { binaryString } from "../support/any-text.ts";
 
 const digitString = (max: number) => fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 1, maxLength: max });
 /** Exactly the accepted texts: 1 to 50, written with 1 to 3 digits ("7", "07", "007"). */
@@ -26,7 +27,7 @@ describe("property: limit", () => {
     const texts = fc.oneof(
       digitString(12),
       fc.string({ unit: fc.constantFrom(..."0123456789+-. eEx_"), maxLength: 6 }),
-      fc.string({ unit: "binary", maxLength: 8 }),
+      binaryString({ maxLength: 8 }),
       fc.integer({ min: -100, max: 1000 }).map(String),
       fc.double().map(String),
     );
@@ -42,7 +43,7 @@ describe("property: limit", () => {
 
   it("parseListQuery gives the accepted limit, or 400 invalid_limit naming limit", () => {
     fc.assert(
-      fc.property(fc.oneof(digitString(4), fc.string({ unit: "binary", maxLength: 5 })), (s) => {
+      fc.property(fc.oneof(digitString(4), binaryString({ maxLength: 5 })), (s) => {
         const r = parseListQuery(new URLSearchParams([["limit", s]]));
         if (accepted(s)) expect(r).toEqual({ ok: true, query: { limit: Number(s), domain: null, since: null, after: null } });
         else expect(r).toEqual({ ok: false, code: "invalid_limit", parameter: "limit" });

@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { pageRefOf, parseOembedQuery } from "../../src/shared/oembed.ts";
+import { binaryString } from "../support/any-text.ts";
 
 const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/);
 const host = fc.array(label, { minLength: 1, maxLength: 3 }).map((l) => l.join("."));
@@ -58,7 +59,7 @@ describe("property: oEmbed URLs", () => {
 
   it("whatever it returns is a non-empty path segment of a URL of the site's origin", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary" }), site, (junk, s) => {
+      fc.property(binaryString(), site, (junk, s) => {
         for (const u of [junk, `${originOf(s)}/episodes/${junk}`, `${originOf(s)}${s.base}/episodes/${junk}`]) {
           const r = pageRefOf(u, siteUrl(s));
           if (r === null) continue;
@@ -72,7 +73,7 @@ describe("property: oEmbed URLs", () => {
   });
 
   it("parseOembedQuery: url required (blank is missing), format only json, maxwidth/maxheight read as 1–6 digits or ignored", () => {
-    const val = fc.option(fc.oneof(fc.string({ unit: "binary", maxLength: 12 }), fc.constantFrom("json", "xml", "", " ", "600", " 300 ", "1e3", "-5", "1234567")), { nil: null });
+    const val = fc.option(fc.oneof(binaryString({ maxLength: 12 }), fc.constantFrom("json", "xml", "", " ", "600", " 300 ", "1e3", "-5", "1234567")), { nil: null });
     fc.assert(
       fc.property(val, val, val, val, (url, format, maxwidth, maxheight) => {
         const p = new URLSearchParams();
@@ -89,7 +90,7 @@ describe("property: oEmbed URLs", () => {
 
   it("arbitrary strings never throw: pageRefOf of any text against any text, parseOembedQuery of any query string", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary" }), fc.oneof(fc.string({ unit: "binary" }), site.map(siteUrl)), (a, b) => {
+      fc.property(binaryString(), fc.oneof(binaryString(), site.map(siteUrl)), (a, b) => {
         pageRefOf(a, b);
         parseOembedQuery(new URLSearchParams(a));
       }),

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PARAMETERS } from "../../src/shared/parameters.ts";
 import { parseRef } from "../../src/shared/refs.ts";
+import { binaryString } from "../support/any-text.ts";
 
 const digits = fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 1, maxLength: 9 });
 const hex = (n: number) => fc.string({ unit: fc.constantFrom(..."0123456789abcdefABCDEF"), minLength: n, maxLength: n });
@@ -13,7 +14,7 @@ const isUuidRef = (s: string) => /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-
 
 /** Strings close to references: mutated digits and UUIDs, plus arbitrary text. */
 const nearRefs = fc.oneof(
-  fc.string({ unit: "binary" }),
+  binaryString(),
   fc.string({ unit: fc.constantFrom(..."0123456789-+.eE xX{}abcdefABCDEF\n\t%"), maxLength: 40 }),
   fc.tuple(digits, fc.constantFrom("", " ", "\n", ".0", "0", "-", "+", "e1")).map(([d, s]) => d + s),
   fc.tuple(fc.constantFrom("", " ", "+", "-", "{", "0"), anyCaseUuid, fc.constantFrom("", " ", "}", "0", "\n")).map(([a, u, b]) => a + u + b),
