@@ -1,4 +1,4 @@
-// Imported first by ./main.ts, before the process's first major collection.
+// Imported by ./own-process.ts, before the process's first forced major collection.
 //
 // Holds one of Node's tick objects for the process's life. process.nextTick makes each with one
 // object literal, and V8 specialises that literal for the map its objects first had. A major

@@ -1,7 +1,6 @@
 // The Node entry: loads a built dist/ and serves it through the shim (npm run serve, npm start),
-// then takes up each new build `dist` names by itself (./live-build.ts).
-import "./young-generation.ts";
-import "./hold-tick-map.ts";
+// then takes up each new build `dist` names by itself (./live-build.ts). An entry whose process
+// exists to serve imports ./own-process.ts first and passes `ownsProcess`.
 import { open, readFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -46,6 +45,13 @@ export interface ServeOptions {
   log?: (line: string) => void;
   /** How often the server looks for a new published set to announce (tests); a minute by default. */
   announceEveryMs?: number;
+  /**
+   * The process exists to serve (npm run serve, npm start): the server sets V8's heap growth for
+   * a long-running server and hands loading's memory back after each load. Leave it unset where
+   * the server shares its process (a test runner): those settings and collections are the whole
+   * process's, and cost a large process dearly.
+   */
+  ownsProcess?: boolean;
 }
 
 /** The handler, and what closing it must release (the Redis connection, storage sockets). */
@@ -180,7 +186,7 @@ function releaseStartupMemory(): void {
 const HEAP_GROWING_PERCENT = 25;
 
 export async function createNodeHandler(opts: ServeOptions): Promise<NodeHandler> {
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  if (opts.ownsProcess === true) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return loadHandler(opts);
 }
 
@@ -249,8 +255,9 @@ async function loadHandler(opts: ServeOptions): Promise<NodeHandler> {
   try {
     const shared: Shared = { config, log, rateLimitStore: limits.store, storage: s3?.storage ?? null, ...(opts.now ? { now: opts.now } : {}) };
     // A build swapped out leaves its tables behind: handed back as after start-up.
-    const live = await LiveBuild.start(path.resolve(opts.distDir), (folder) => loadBuild(folder, shared), log, releaseStartupMemory);
-    releaseStartupMemory();
+    const release = opts.ownsProcess === true ? releaseStartupMemory : () => {};
+    const live = await LiveBuild.start(path.resolve(opts.distDir), (folder) => loadBuild(folder, shared), log, release);
+    release();
     return {
       shim: live,
       trustProxy: config.trustProxy,

@@ -1,4 +1,4 @@
-// Imported first by ./main.ts, so that it runs before the other modules are evaluated.
+// Imported first by ./own-process.ts, so that it runs before the server's modules are evaluated.
 //
 // Keeps V8's young generation at its initial size. Loading modules, the index and the manifest
 // makes many objects that survive, and V8 answers a high survival rate by growing the young

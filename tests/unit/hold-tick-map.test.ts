@@ -44,8 +44,15 @@ describe("the held tick object", () => {
     expect(result.same).toEqual([true, true, true]);
   });
 
-  it("is held before the Node entry loads anything else", () => {
-    const imports = readFileSync(path.join(ROOT, "functions/node/main.ts"), "utf8").match(/^import .*$/gm) ?? [];
-    expect(imports.slice(0, 2)).toEqual(['import "./young-generation.ts";', 'import "./hold-tick-map.ts";']);
+  it("is held, with the young generation's setting, before a serving process loads the server", () => {
+    const imports = readFileSync(path.join(ROOT, "functions/node/own-process.ts"), "utf8").match(/^import .*$/gm) ?? [];
+    expect(imports).toEqual(['import "./young-generation.ts";', 'import "./hold-tick-map.ts";']);
+    for (const entry of ["scripts/serve.ts", "tests/support/fuzz-server.ts"]) {
+      const source = readFileSync(path.join(ROOT, entry), "utf8");
+      const ownProcess = source.indexOf('/node/own-process.ts");');
+      expect(ownProcess, entry).toBeGreaterThan(0);
+      expect(ownProcess, entry).toBeLessThan(source.indexOf('/node/main.ts");'));
+      expect(source, entry).toContain("ownsProcess: true");
+    }
   });
 });
