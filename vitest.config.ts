@@ -64,8 +64,8 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Once per run, for both projects: the build service and the shared sites (tests/support/global-setup.ts).
     globalSetup: ["tests/support/global-setup.ts"],
-    // SUITE_CPU_LOG=<file>: each test file's CPU seconds, for finding where the suite's time goes.
-    setupFiles: ["tests/support/per-file.ts", ...(process.env.SUITE_CPU_LOG ? ["tests/support/cpu-probe.ts"] : [])],
+    // SUITE_CPU_LOG=<file>: each test file's CPU seconds; SUITE_GC_LOG=<file>: its worker's collections (docs/testing.md).
+    setupFiles: ["tests/support/per-file.ts", ...(process.env.SUITE_CPU_LOG ? ["tests/support/cpu-probe.ts"] : []), ...(process.env.SUITE_GC_LOG ? ["tests/support/gc-probe.ts"] : [])],
     // Three files at a time on this 2-core machine: a file often waits (on the build service, a
     // browser, a server in another process), and a third keeps both cores busy (docs/testing.md).
     maxWorkers: 3,
