@@ -3,7 +3,7 @@
 // taken away and given back on the same address. The site is built with local audio; the same
 // bytes are uploaded under the index's key.
 import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -146,10 +146,15 @@ describe("redirect delivery (AUDIO_DELIVERY=redirect)", () => {
   it("gives the bytes to curl following the Location", async () => {
     const r = await call(redirecting.url, `${EPISODE_AUDIO}?download=1`);
     const location = r.headers.get("location")!;
-    const file = path.join(await tempDir("s3-curl"), "download.mp3");
-    const { stdout } = await run("curl", ["-s", "-D", "-", "-o", file, location]);
-    expect(stdout).toMatch(/^HTTP\/1\.1 200 /);
-    expect(sameBytes(new Uint8Array(await readFile(file)), AUDIO)).toBe(true);
+    const dir = await tempDir("s3-curl");
+    try {
+      const file = path.join(dir, "download.mp3");
+      const { stdout } = await run("curl", ["-s", "-D", "-", "-o", file, location]);
+      expect(stdout).toMatch(/^HTTP\/1\.1 200 /);
+      expect(sameBytes(new Uint8Array(await readFile(file)), AUDIO)).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
     // Miniflare ignores the signed response-content-disposition (S3 and R2 honour it), so curl
     // sees no Content-Disposition here: tests/storage/s3-storage.test.ts checks it is signed.
   });
