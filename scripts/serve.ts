@@ -22,9 +22,8 @@ export async function serve(argv: readonly string[]): Promise<void> {
   const host = process.env.HOST?.trim() || "127.0.0.1";
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0–65535, got '${process.env.PORT}'`);
   // This process exists to serve: its V8 settings come first, before the server's modules load.
-  await import("../functions/node/own-process.ts");
-  const { startServer } = await import("../functions/node/main.ts");
-  const server = await startServer({ distDir, port, host, ownsProcess: true });
+  const { startOwnServer } = await import("../functions/node/own-process.ts");
+  const server = await startOwnServer({ distDir, port, host });
   console.log(`Serving ${path.relative(process.cwd(), distDir) || "."} on ${server.url}`);
   const stop = () => void server.close().then(() => process.exit(0));
   process.once("SIGINT", stop);

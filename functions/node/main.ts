@@ -1,6 +1,6 @@
 // The Node entry: loads a built dist/ and serves it through the shim (npm run serve, npm start),
 // then takes up each new build `dist` names by itself (./live-build.ts). An entry whose process
-// exists to serve imports ./own-process.ts first and passes `ownsProcess`.
+// exists to serve starts it through ./own-process.ts (`ownsProcess`).
 import { open, readFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";

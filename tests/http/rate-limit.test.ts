@@ -42,12 +42,13 @@ function freshIp(): string {
   return `203.0.113.${nextIp++}`;
 }
 
-const to = (server: RunningServer) => (ip: string, p: string, headers: Record<string, string> = {}, method = "GET") =>
-  call(server.url, p, { method, headers: { "X-Forwarded-For": ip, ...headers } });
-/** A request from `ip` behind the trusted proxy, to the server with the default limits. */
-const from = (ip: string, p: string, headers?: Record<string, string>, method?: string) => to(proxied)(ip, p, headers, method);
-/** The same to the server with SMALL limits. */
-const fromSmall = (ip: string, p: string, headers?: Record<string, string>, method?: string) => to(small)(ip, p, headers, method);
+/** Requests from `ip` behind the trusted proxy to the server `server()` gives once started. */
+const via = (server: () => RunningServer) => (ip: string, p: string, headers: Record<string, string> = {}, method = "GET") =>
+  call(server().url, p, { method, headers: { "X-Forwarded-For": ip, ...headers } });
+/** To the server with the default limits. */
+const from = via(() => proxied);
+/** To the server with SMALL limits. */
+const fromSmall = via(() => small);
 
 const limited = (r: Reply) => expectLimited(r, { terms: TERMS });
 

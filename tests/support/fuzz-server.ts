@@ -65,9 +65,8 @@ export async function startFuzzServer(distDir: string, env: Record<string, strin
 
 async function main(distDir: string): Promise<void> {
   // A process of its own, as npm run serve's: its memory is the one the smoke bounds.
-  await import("../../functions/node/own-process.ts");
-  const { startServer } = await import("../../functions/node/main.ts");
-  const server = await startServer({ distDir, env: { ...NO_LIMITS }, ownsProcess: true });
+  const { startOwnServer } = await import("../../functions/node/own-process.ts");
+  const server = await startOwnServer({ distDir, env: { ...NO_LIMITS } });
   process.on("message", (m: { type: string; id: number }) => {
     if (m.type !== "sample") return;
     const mem = process.memoryUsage();
