@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright";
 import { episode, PODCAST, type EpisodeSpec } from "../support/fixture.ts";
 import { ARCHIVE_PAGE_SIZE } from "../../src/shared/archive.ts";
-import { launchChromium } from "./support/browser.ts";
+import { closeContexts, sharedChromium } from "./support/browser.ts";
 import { contrastRatio } from "./support/contrast.ts";
 import { GALLERY, galleryPath } from "./support/gallery.ts";
 import { shiftWithScriptsLate, watchShifts } from "./support/layout-shift.ts";
@@ -53,11 +53,11 @@ const pageUrl = (i: number) => `${fx.origin}/episodes/${UNNUMBERED.has(i) ? `000
 
 beforeAll(async () => {
   fx = await browserSite("archive", specs());
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await fx?.close();
 });
 

@@ -12,7 +12,7 @@ import type { Browser, Frame, Page } from "playwright";
 import { episode } from "../support/fixture.ts";
 import { stripStageDirections } from "../../src/generate/script.ts";
 import { episodeFileSchema, podcastSchema } from "../../src/shared/schema/content.ts";
-import { launchChromium } from "./support/browser.ts";
+import { closeContexts, sharedChromium } from "./support/browser.ts";
 import { controls, frameReports, long, markup, parsedAs, rawHost, watchedContext, world, type RawHost, type Watch } from "./support/hostile.ts";
 import { silentMp3 } from "./support/mp3.ts";
 import { browserSite, hostServer, type BrowserSite, type HostServer } from "./support/site.ts";
@@ -128,11 +128,11 @@ beforeAll(async () => {
   );
   host = await hostServer();
   raw = await rawHost();
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await host?.close();
   await raw?.close();
   await fx?.close();

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Frame, Page } from "playwright";
 import { episode } from "../support/fixture.ts";
-import { launchChromium } from "./support/browser.ts";
+import { closeContexts, sharedChromium } from "./support/browser.ts";
 import { galleryPath } from "./support/gallery.ts";
 import { shiftWithScriptsLate, watchShifts } from "./support/layout-shift.ts";
 import { silentMp3 } from "./support/mp3.ts";
@@ -60,12 +60,12 @@ beforeAll(async () => {
   vnu = docs.then((pairs) => vnuMessages(Object.fromEntries(pairs)));
   vnu.catch(() => {}); // awaited, and its failure reported, by its test
   host = await hostServer();
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 
 afterAll(async () => {
   await vnu?.catch(() => {}); // the checker's Java is done before its test's files go, even when the test is skipped
-  await browser?.close();
+  await closeContexts(browser);
   await host?.close();
   await fx?.close();
 });

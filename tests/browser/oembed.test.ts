@@ -6,7 +6,7 @@ import { unfurl } from "unfurl.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright";
 import { clock, episode } from "../support/fixture.ts";
-import { launchChromium } from "./support/browser.ts";
+import { closeContexts, sharedChromium } from "./support/browser.ts";
 import { browserSite, type BrowserSite } from "./support/site.ts";
 
 const NOW0 = Date.UTC(2026, 5, 1, 12);
@@ -30,11 +30,11 @@ beforeAll(async () => {
     ],
     { now: c.now },
   );
-  browser = await launchChromium();
+  browser = await sharedChromium();
   page = await browser.newPage();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await fx?.close();
 });
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright";
 import { episode } from "../support/fixture.ts";
-import { launchChromium } from "./support/browser.ts";
+import { closeContexts, sharedChromium } from "./support/browser.ts";
 import { GALLERY, galleryPath } from "./support/gallery.ts";
 import { silentMp3 } from "./support/mp3.ts";
 import { visitPage } from "./support/visit.ts";
@@ -48,11 +48,11 @@ beforeAll(async () => {
     },
     { episode: episode({ episodeNumber: 4, title: "A very long transcript" }), script: longScript },
   ]);
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await fx?.close();
 });
 

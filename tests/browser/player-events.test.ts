@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Frame, Page } from "playwright";
 import { episode, ROOT } from "../support/fixture.ts";
-import { launchChromium } from "./support/browser.ts";
+import { closeContexts, sharedChromium } from "./support/browser.ts";
 import { silentMp3 } from "./support/mp3.ts";
 import { browserSite, hostServer, type BrowserSite, type HostServer } from "./support/site.ts";
 import { LONG, longUnlessFirst } from "../support/tiers.ts";
@@ -33,11 +33,11 @@ beforeAll(async () => {
     { episode: episode({ id: UNNUMBERED_ID, episodeNumber: null, title: "No number" }), audio: short },
   ]);
   host = await hostServer();
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await host?.close();
   await fx?.close();
 });

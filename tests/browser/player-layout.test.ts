@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Frame, Page } from "playwright";
 import { episode } from "../support/fixture.ts";
-import { BROWSER_FULL, launchChromium } from "./support/browser.ts";
+import { BROWSER_FULL, closeContexts, sharedChromium } from "./support/browser.ts";
 import { contrastRatio } from "./support/contrast.ts";
 import { GALLERY, galleryPath } from "./support/gallery.ts";
 import { silentMp3 } from "./support/mp3.ts";
@@ -38,11 +38,11 @@ beforeAll(async () => {
     { episode: episode({ episodeNumber: 3, title: RTL_TITLE, durationSeconds: 30 }), audio },
   ]);
   host = await hostServer();
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await host?.close();
   await fx?.close();
 });

@@ -8,7 +8,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Frame, Page, Request, Response } from "playwright";
 import { clock, episode, ROOT } from "../support/fixture.ts";
-import { launchChromium } from "./support/browser.ts";
+import { closeContexts, sharedChromium } from "./support/browser.ts";
 import { silentMp3 } from "./support/mp3.ts";
 import { browserSite, hostServer, type BrowserSite, type HostServer } from "./support/site.ts";
 import { LONG, longUnlessFirst } from "../support/tiers.ts";
@@ -43,11 +43,11 @@ beforeAll(async () => {
     { env: { RATE_LIMIT_AUDIO_PER_MIN: "1" }, now: limitedClock.now },
   );
   host = await hostServer();
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await host?.close();
   await fx?.close();
   await limited?.close();

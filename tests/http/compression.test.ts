@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { episode, sharedSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { NO_LIMITS, rawRequest, sameBytes, TONE, type RawReply } from "../support/http.ts";
-import { launchChromium } from "../browser/support/browser.ts";
+import { closeContexts, sharedChromium } from "../browser/support/browser.ts";
 
 const run = promisify(execFile);
 
@@ -210,7 +210,7 @@ describe("curl --compressed", () => {
 
 describe("Chromium", () => {
   it("receives the pages, JSON and transcript in br and reads them as the plain bodies", async () => {
-    const browser = await launchChromium();
+    const browser = await sharedChromium();
     try {
       const page = await browser.newPage();
       for (const [name, path] of RESOURCES) {
@@ -222,7 +222,7 @@ describe("Chromium", () => {
         expect(Buffer.from(await res!.body()).equals(plain.body), name).toBe(true);
       }
     } finally {
-      await browser.close();
+      await closeContexts(browser);
     }
   });
 });

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { etagOf } from "../../src/shared/etag.ts";
 import { jsonChapters, jsonTranscript, scriptResource } from "../../src/shared/schema/api.ts";
-import { launchChromium } from "../browser/support/browser.ts";
+import { closeContexts, sharedChromium } from "../browser/support/browser.ts";
 import { clock, episode, HOSTS, sharedSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
 import { call, expectCors, expectError, expectLicense, json, NO_LIMITS, rawRequest, stableHeaders, TONE, type Reply } from "../support/http.ts";
 import { expectLimited, field } from "../support/rate-limit.ts";
@@ -374,10 +374,10 @@ describe("discovery and llms.txt", () => {
 describe("read by independent readers", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
   });
 
   /** The cues Chromium's WebVTT parser reads from `text`, as a <track> of an <audio>: times, voice and text. */

@@ -48,3 +48,28 @@ export function launchChromium(): Promise<Browser> {
     ],
   });
 }
+
+let shared: Promise<Browser> | null = null;
+
+/**
+ * The test worker's Chromium: launched by the first file that asks and used by the files after it
+ * in the same process (vitest.config.ts: files share their worker), which saves a launch per file.
+ * A file isolates itself in contexts and closes them at its end (closeContexts); Playwright closes
+ * the browser when the process exits.
+ */
+export function sharedChromium(): Promise<Browser> {
+  if (shared === null) {
+    const launched = launchChromium();
+    shared = launched;
+    launched.then(
+      (browser) => browser.on("disconnected", () => void (shared === launched && (shared = null))),
+      () => void (shared === launched && (shared = null)),
+    );
+  }
+  return shared;
+}
+
+/** Closes every context and page a file opened in the shared Chromium, so the next file finds none. */
+export async function closeContexts(browser: Browser | undefined): Promise<void> {
+  await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
+}
