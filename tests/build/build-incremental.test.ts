@@ -4,7 +4,8 @@
 // step the incremental dist/ is compared, file by file, with a clean build into another folder.
 // The builds are the run's fixture builds (tests/support/build-service.ts, the command's build byte
 // for byte: tests/build/build-service.test.ts), but for the flag --clean, which is the command's.
-import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { cp, mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,10 +36,34 @@ async function filesOf(root: string): Promise<Map<string, Buffer>> {
   return out;
 }
 
+/**
+ * Clean builds of the content folder as it was, by its files' bytes and the variables: a clean
+ * build depends on nothing else, so a state the folder comes back to is compared with the clean
+ * build already made of it.
+ */
+const cleanBuilds = new Map<string, string>();
+
+async function stateOf(env: Record<string, string>): Promise<string> {
+  const hash = createHash("sha256").update(JSON.stringify(env));
+  for (const [rel, bytes] of [...(await filesOf(contentDir))].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`\0${rel}\0`).update(bytes);
+  return hash.digest("hex");
+}
+
+/** The folder of a clean build of the content as it is now, with `env`. */
+async function cleanBuild(env: Record<string, string>): Promise<string> {
+  const state = await stateOf(env);
+  let clean = cleanBuilds.get(state);
+  if (clean === undefined) {
+    clean = path.join(dir, `clean-${cleanBuilds.size}`);
+    await fixtureBuild(contentDir, clean, env);
+    cleanBuilds.set(state, clean);
+  }
+  return clean;
+}
+
 /** The incremental dist/ against a clean build of the same content and variables, file by file. */
 async function expectEqualToClean(env: Record<string, string> = {}): Promise<void> {
-  const clean = path.join(dir, `clean-${Date.now()}`);
-  await fixtureBuild(contentDir, clean, env);
+  const clean = await cleanBuild(env);
   const [got, want] = await Promise.all([filesOf(dist), filesOf(clean)]);
   // Among them the files written from all episodes, changed or not: the index and the list's bodies in one file.
   expect(want.has(BUILD_FILES.listBodies)).toBe(true);
@@ -49,7 +74,6 @@ async function expectEqualToClean(env: Record<string, string> = {}): Promise<voi
   expect(Object.keys(JSON.parse(got.get(BUILD_FILES.manifest)!.toString("utf8")) as Record<string, string>)).toEqual(walked);
   const differing = [...want].filter(([rel, bytes]) => !got.get(rel)!.equals(bytes)).map(([rel]) => rel);
   expect(differing).toEqual([]);
-  await rm(clean, { recursive: true, force: true });
 }
 
 const log = (r: { stdout: string; stderr: string }) => `${r.stdout}\n${r.stderr}`;
@@ -61,6 +85,10 @@ beforeAll(async () => {
   await writeContent(contentDir, [...specs, draft]);
   const first = await fixtureBuild(contentDir, dist);
   expect(log(first)).toMatch(/clean build: 6 episodes/);
+  // The first build is a clean one of the content as it is: kept (dist/ names the build's own folder) for the first comparison.
+  const copy = path.join(dir, "clean-first");
+  await cp(dist, copy, { recursive: true, dereference: true });
+  cleanBuilds.set(await stateOf({}), copy);
 });
 afterAll(() => (dir === undefined ? undefined : rm(dir, { recursive: true, force: true })));
 
