@@ -1,11 +1,13 @@
 // With SUITE_CPU_LOG=<file> (docs/testing.md, "Measuring the suite"): one JSON line per test file
 // with the CPU seconds its worker process spent (`self`: the tests, the servers they start in
-// process, their clients) and its children that ended (`children`: Chromium, workerd, builds and
-// scripts in child processes), read from /proc/self/stat: what the process spent from this file's
-// setup to its end (files share their worker's process: vitest.config.ts). The build service's CPU
-// is not in any file's line: it is the run's.
-import { appendFileSync, readFileSync } from "node:fs";
+// process, their clients) and its children that ended (`children`: workerd, builds and scripts in
+// child processes), read from /proc/self/stat: what the process spent from this file's setup to its
+// end (files share their worker's process: vitest.config.ts). Not in any file's line: the build
+// service's CPU, which is the run's, and Chromium's, whose one process per worker
+// (tests/browser/support/browser.ts) ends with the worker.
+import { readFileSync } from "node:fs";
 import { afterAll } from "vitest";
+import { appendFileLine } from "./probe-line.ts";
 
 const TICKS_PER_SECOND = 100;
 
@@ -22,6 +24,5 @@ afterAll(({}, suite) => {
   const end = cpuSeconds();
   const self = Math.round((end.self - start.self) * 100) / 100;
   const children = Math.round((end.children - start.children) * 100) / 100;
-  const file = (suite as { filepath?: string }).filepath ?? suite.name;
-  appendFileSync(process.env.SUITE_CPU_LOG!, `${JSON.stringify({ project: process.env.SHIM_TARGET ?? "node", file, self, children })}\n`);
+  appendFileLine(process.env.SUITE_CPU_LOG!, suite, { self, children });
 });

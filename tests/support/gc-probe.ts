@@ -2,9 +2,9 @@
 // with the garbage collections of its worker process while the file ran: their count and
 // milliseconds, and those of the major ones. Files share their worker's process, so what one file
 // leaves in the heap costs the collections of the next ones.
-import { appendFileSync } from "node:fs";
 import { constants, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 import { afterAll } from "vitest";
+import { appendFileLine } from "./probe-line.ts";
 
 interface Totals {
   count: number;
@@ -32,7 +32,5 @@ function observe(): Totals {
 const start = { ...totals };
 
 afterAll(({}, suite) => {
-  const file = (suite as { filepath?: string }).filepath ?? suite.name;
-  const line = { project: process.env.SHIM_TARGET ?? "node", file, count: totals.count - start.count, ms: Math.round(totals.ms - start.ms), majorMs: Math.round(totals.majorMs - start.majorMs) };
-  appendFileSync(process.env.SUITE_GC_LOG!, `${JSON.stringify(line)}\n`);
+  appendFileLine(process.env.SUITE_GC_LOG!, suite, { count: totals.count - start.count, ms: Math.round(totals.ms - start.ms), majorMs: Math.round(totals.majorMs - start.majorMs) });
 });

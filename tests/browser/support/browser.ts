@@ -61,10 +61,11 @@ export function sharedChromium(): Promise<Browser> {
   if (shared === null) {
     const launched = launchChromium();
     shared = launched;
-    launched.then(
-      (browser) => browser.on("disconnected", () => void (shared === launched && (shared = null))),
-      () => void (shared === launched && (shared = null)),
-    );
+    // A browser that failed to launch or went away is launched again by the next file that asks.
+    const forget = () => {
+      if (shared === launched) shared = null;
+    };
+    launched.then((browser) => browser.on("disconnected", forget), forget);
   }
   return shared;
 }
