@@ -20,7 +20,7 @@ let targets: AnnounceTargets;
 const servers: EdgeServer[] = [];
 
 beforeAll(async () => {
-  site = await scheduledSite("edge-announce");
+  site = await scheduledSite();
   targets = await startAnnounceTargets();
 });
 afterAll(async () => {

@@ -16,7 +16,7 @@ let targets: AnnounceTargets;
 const servers: RunningServer[] = [];
 
 beforeAll(async () => {
-  site = await scheduledSite("announce-schedule");
+  site = await scheduledSite();
   targets = await startAnnounceTargets();
 });
 afterAll(async () => {

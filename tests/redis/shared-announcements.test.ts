@@ -19,7 +19,7 @@ const servers: RunningServer[] = [];
 beforeAll(async () => {
   redis = await startRedis();
   targets = await startAnnounceTargets();
-  site = await scheduledSite("redis-announce");
+  site = await scheduledSite();
 });
 afterAll(async () => {
   for (const s of servers) await s.close();

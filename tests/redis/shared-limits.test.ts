@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
-import { episode, makeSite, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
+import { episode, removeSite, script, serveSite, sharedSite, type Site } from "../support/fixture.ts";
 import { call, expectError, type Reply } from "../support/http.ts";
 import { startRedis, type RedisServer } from "../support/redis.ts";
 
@@ -33,7 +33,7 @@ async function instance(env: Record<string, string>): Promise<Instance> {
 
 beforeAll(async () => {
   redis = await startRedis();
-  site = await makeSite("redis-limits", [{ episode: ep, script: script() }]);
+  site = await sharedSite("redis", [{ episode: ep, script: script() }]);
   standard = [await instance({}), await instance({})];
   tight = [await instance({ RATE_LIMIT_METADATA_PER_MIN: "5" }), await instance({ RATE_LIMIT_METADATA_PER_MIN: "5" })];
 });

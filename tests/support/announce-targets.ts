@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
-import { episode, makeSite, type Site } from "./fixture.ts";
+import { episode, sharedSite, type Site } from "./fixture.ts";
 
 export interface Received {
   method: string;
@@ -108,11 +108,14 @@ export const SCHEDULED_AT = NOW0 + 30_000;
 export const SITE_URL = "https://show.example";
 export const FEED_URL = `${SITE_URL}/feed.xml`;
 
-/** A built site with one episode published an hour before NOW0 and one scheduled for SCHEDULED_AT. */
-export function scheduledSite(name: string): Promise<Site> {
+/**
+ * A built site with one episode published an hour before NOW0 and one scheduled for SCHEDULED_AT:
+ * built once per run for the suites of scheduled announcements (Node, Redis, workerd), which only read it.
+ */
+export function scheduledSite(): Promise<Site> {
   const at = (ms: number) => new Date(ms).toISOString();
-  return makeSite(
-    name,
+  return sharedSite(
+    "scheduled",
     [
       { episode: episode({ episodeNumber: 1, publishedAt: at(NOW0 - 3_600_000) }) },
       { episode: episode({ episodeNumber: 2, publishedAt: at(SCHEDULED_AT) }) },
