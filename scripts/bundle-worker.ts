@@ -17,6 +17,8 @@ export const ROOT = path.resolve(import.meta.dirname, "..");
 export const ENTRY = path.join(ROOT, "functions/workers/entry.ts");
 export const WORKER_DIR = path.join(ROOT, "node_modules/.cache/edge");
 export const WORKER_FILE = path.join(WORKER_DIR, "worker.js");
+/** What the bundle takes in place of the MCP SDK's Ajv validator module: see that file. */
+const NO_AJV = path.join(ROOT, "functions/workers/no-ajv.ts");
 
 export async function bundleWorker(outFile = WORKER_FILE): Promise<{ file: string; bytes: number }> {
   const { build } = await import("esbuild");
@@ -30,6 +32,7 @@ export async function bundleWorker(outFile = WORKER_FILE): Promise<{ file: strin
     conditions: ["workerd", "worker", "browser"],
     target: "es2024",
     external: ["cloudflare:*"],
+    plugins: [{ name: "no-ajv", setup: (b) => void b.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, () => ({ path: NO_AJV })) }],
     metafile: true,
     logLevel: "warning",
   });

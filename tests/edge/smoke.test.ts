@@ -3,7 +3,9 @@
 // run_worker_first, R2, the rate-limit Durable Object). Each test speaks from its own client
 // address (CF-Connecting-IP, which Cloudflare's edge sets and the local front line passes through),
 // so the limit of 5 metadata requests is met only where a test means to meet it.
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WORKER_FILE } from "../../scripts/bundle-worker.ts";
 import { startEdgeServer, type EdgeServer } from "../../scripts/serve-edge.ts";
 import { episode, makeSite, removeSite, script, type Site } from "../support/fixture.ts";
 import { call, expectCors, expectError, json, sameBytes, TONE } from "../support/http.ts";
@@ -182,5 +184,16 @@ describe("the Workers entry on workerd", () => {
     expect(home.text).toContain("First light");
     const missing = await get("/episodes/77");
     expect(missing.status).toBe(404);
+  });
+});
+
+describe("the Worker bundle", () => {
+  // esbuild names each bundled module in a comment: Ajv would be there if the bundle took it in.
+  // tests/http/mcp.test.ts, on this target too, shows the MCP endpoint works without it.
+  it("leaves out the MCP SDK's Ajv validator and its dependencies, which the MCP route never uses", () => {
+    const bundle = readFileSync(WORKER_FILE, "utf8");
+    expect(bundle).toContain("// node_modules/@modelcontextprotocol/sdk/");
+    expect(bundle.match(/^\/\/ node_modules\/(?:ajv|ajv-formats|fast-uri)\/.*$/gm)).toBeNull();
+    expect(bundle).toContain("// functions/workers/no-ajv.ts");
   });
 });
