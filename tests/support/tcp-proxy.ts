@@ -2,9 +2,57 @@
 // back on the same address (stop/start), to hang (accept connections, forward nothing), or to cut
 // connections after some bytes of answer, as a storage failing mid-stream would.
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
 
-/** A loopback port nothing listens on right now. */
+/**
+ * The kernel's range of local ports for outgoing connections (Linux; its default elsewhere). A port
+ * the kernel gave to a listener on port 0 lies in it, and once that listener closes, any client of
+ * the run may get it as its own end: a server listening on it later then fails with EADDRINUSE.
+ */
+function outgoingPorts(): { low: number; high: number } {
+  try {
+    const [low, high] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
+    if (Number.isInteger(low) && Number.isInteger(high)) return { low: low!, high: high! };
+  } catch {
+    // not Linux
+  }
+  return { low: 32768, high: 60999 };
+}
+
+/** Where the ports below are drawn from: registered ports below the outgoing range. */
+const FIRST_PORT = 10_000;
+
+/** Listens on `port` of the loopback; false when something else has it. */
+async function tryListen(server: Server, port: number): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const failed = (e: NodeJS.ErrnoException) => (e.code === "EADDRINUSE" ? resolve(false) : reject(e));
+    server.once("error", failed);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", failed);
+      resolve(true);
+    });
+  });
+}
+
+/**
+ * Listens on a free loopback port outside the outgoing range (`outgoingPorts`), so that no client of
+ * the run takes it while the server behind it is away; where that range leaves no room, on the
+ * port the kernel picks.
+ */
+async function listenOnOwnPort(server: Server): Promise<number> {
+  const { low, high } = outgoingPorts();
+  const room = low > FIRST_PORT ? { from: FIRST_PORT, to: low - 1 } : high < 65_000 ? { from: high + 1, to: 65_535 } : null;
+  for (let attempt = 0; room !== null && attempt < 100; attempt++) {
+    const port = room.from + Math.floor(Math.random() * (room.to - room.from + 1));
+    if (await tryListen(server, port)) return port;
+  }
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return (server.address() as { port: number }).port;
+}
+
+/** A loopback port nothing listens on right now, which no client of the run will take meanwhile. */
 export async function freePort(): Promise<number> {
   const reserved = await reservePort();
   await reserved.release();
@@ -13,13 +61,12 @@ export async function freePort(): Promise<number> {
 
 /**
  * A loopback port held until `release`, for a server that must know its port long before it
- * listens (a site built with its own origin): another process of the run cannot take it meanwhile.
+ * listens (a site built with its own origin): another process of the run cannot take it meanwhile,
+ * and once released no client does (`listenOnOwnPort`).
  */
 export async function reservePort(): Promise<{ port: number; release(): Promise<void> }> {
   const probe = createServer();
-  probe.listen(0, "127.0.0.1");
-  await once(probe, "listening");
-  const { port } = probe.address() as { port: number };
+  const port = await listenOnOwnPort(probe);
   return { port, release: () => new Promise<void>((resolve) => probe.close(() => resolve())) };
 }
 
@@ -77,9 +124,8 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   };
 
   let server: Server = createServer(onConnection);
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
+  // A port no client takes while the proxy is stopped, so that start() finds it free.
+  const port = await listenOnOwnPort(server);
 
   return {
     port,
