@@ -2,7 +2,7 @@
 // before play, no audio before play, Range requests answered 206 when seeking, seeks coalesced
 // under the audio rate limit, the download's Content-Disposition, no cookies, no storage, no
 // third-party requests, the no-JavaScript fallback, and errors (429, missing audio) with retry.
-import { readFile, mkdir, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -98,9 +98,6 @@ describe("before play", () => {
         brotli += brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).byteLength;
       }
       expect(gzip).toBeLessThanOrEqual(BUDGET_BYTES);
-      const report = { requests: urls.map((u) => new URL(u).pathname), raw, gzip, brotli };
-      await mkdir(path.join(ROOT, "tests/.tmp"), { recursive: true });
-      await writeFile(path.join(ROOT, `tests/.tmp/player-budget-${ref}.json`), JSON.stringify(report, null, 2));
       console.log(`player before play (${what}): ${requests.length} requests, ${raw} B raw, ${gzip} B gzip, ${brotli} B brotli`);
       await context.close();
     });
