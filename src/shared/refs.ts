@@ -1,7 +1,6 @@
 // Episode references (docs/api.md#get-v1episodesref): a UUID in any letter case, or an episode
 // number of 1–9 digits: the `ref` parameter's schema (src/shared/parameters.ts), whose two patterns
-// parseRef tests directly.
-import { EPISODE_NUMBER_PATTERN } from "./parameters.ts";
+// parseRef applies directly (the number's digit by digit).
 import { UUID_PATTERN } from "./schema/content.ts";
 
 export type EpisodeRef = { kind: "uuid"; id: string } | { kind: "number"; number: number };
@@ -12,9 +11,27 @@ export type EpisodeRef = { kind: "uuid"; id: string } | { kind: "number"; number
  * each); tests/unit/refs.test.ts holds the two to the same answers.
  */
 export function parseRef(segment: string): EpisodeRef | null {
-  if (EPISODE_NUMBER_PATTERN.test(segment)) return { kind: "number", number: Number(segment) };
+  const number = episodeNumberOf(segment);
+  if (number >= 0) return { kind: "number", number };
   if (UUID_PATTERN.test(segment)) return { kind: "uuid", id: segment.toLowerCase() };
   return null;
+}
+
+/**
+ * The number ./parameters.ts's EPISODE_NUMBER_PATTERN accepts (1 to 9 ASCII digits), else -1.
+ * Read digit by digit: most references are numbers, and the regular expression and `Number` cost
+ * an episode request more than this loop (docs/performance.md, "Against bare node:http").
+ */
+function episodeNumberOf(segment: string): number {
+  const length = segment.length;
+  if (length === 0 || length > 9) return -1;
+  let value = 0;
+  for (let i = 0; i < length; i++) {
+    const digit = segment.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
 }
 
 /** The canonical reference of an episode in URLs: its number, or its UUID when it has none. */
