@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await redis?.stop();
-  await rm(dir, { recursive: true, force: true });
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
 
 describe("limits in Redis across a swap of builds", () => {

@@ -5,23 +5,26 @@ import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
 
-/**
- * The kernel's range of local ports for outgoing connections (Linux; its default elsewhere). A port
- * the kernel gave to a listener on port 0 lies in it, and once that listener closes, any client of
- * the run may get it as its own end: a server listening on it later then fails with EADDRINUSE.
- */
-function outgoingPorts(): { low: number; high: number } {
-  try {
-    const [low, high] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
-    if (Number.isInteger(low) && Number.isInteger(high)) return { low: low!, high: high! };
-  } catch {
-    // not Linux
-  }
-  return { low: 32768, high: 60999 };
-}
-
-/** Where the ports below are drawn from: registered ports below the outgoing range. */
+/** The lowest port OWN_PORTS holds. */
 const FIRST_PORT = 10_000;
+
+/**
+ * The ports `listenOnOwnPort` draws from, or null: those outside the kernel's range of local ports
+ * for outgoing connections (Linux; its default elsewhere). A port the kernel gives a listener on
+ * port 0 lies in that range, and once the listener closes, any client of the run may get it as its
+ * own end: a server listening on it later then fails with EADDRINUSE. Read once per process.
+ */
+const OWN_PORTS = ((): { from: number; to: number } | null => {
+  let low = 32768;
+  let high = 60999;
+  try {
+    const [l, h] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
+    if (Number.isInteger(l) && Number.isInteger(h)) [low, high] = [l!, h!];
+  } catch {
+    // not Linux: its default
+  }
+  return low > FIRST_PORT ? { from: FIRST_PORT, to: low - 1 } : high < 65_000 ? { from: high + 1, to: 65_535 } : null;
+})();
 
 /** Listens on `port` of the loopback; false when something else has it. */
 async function tryListen(server: Server, port: number): Promise<boolean> {
@@ -36,15 +39,12 @@ async function tryListen(server: Server, port: number): Promise<boolean> {
 }
 
 /**
- * Listens on a free loopback port outside the outgoing range (`outgoingPorts`), so that no client of
- * the run takes it while the server behind it is away; where that range leaves no room, on the
- * port the kernel picks.
+ * Listens on a free loopback port of OWN_PORTS, so that no client of the run takes it while the
+ * server behind it is away; where there is no such room, on the port the kernel picks.
  */
 async function listenOnOwnPort(server: Server): Promise<number> {
-  const { low, high } = outgoingPorts();
-  const room = low > FIRST_PORT ? { from: FIRST_PORT, to: low - 1 } : high < 65_000 ? { from: high + 1, to: 65_535 } : null;
-  for (let attempt = 0; room !== null && attempt < 100; attempt++) {
-    const port = room.from + Math.floor(Math.random() * (room.to - room.from + 1));
+  for (let attempt = 0; OWN_PORTS !== null && attempt < 100; attempt++) {
+    const port = OWN_PORTS.from + Math.floor(Math.random() * (OWN_PORTS.to - OWN_PORTS.from + 1));
     if (await tryListen(server, port)) return port;
   }
   server.listen(0, "127.0.0.1");
