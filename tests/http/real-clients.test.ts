@@ -1,6 +1,7 @@
 // Independent real clients against the running server: curl (ranges, ETag revalidation, the
 // download file name) and ffprobe (reads the episode's audio over HTTP). Each is a child process.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { accessSync, constants } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,18 +13,16 @@ import { NO_LIMITS, sameBytes, TONE } from "../support/http.ts";
 
 const run = promisify(execFile);
 
+/** Whether `tool` is an executable on PATH: looked up, not run (each child process forks this big worker). */
 function available(tool: string): boolean {
-  try {
-    execFileSync(tool, ["-version"], { stdio: "ignore" });
-    return true;
-  } catch {
+  return (process.env.PATH ?? "").split(path.delimiter).some((dir) => {
     try {
-      execFileSync(tool, ["--version"], { stdio: "ignore" });
+      accessSync(path.join(dir, tool), constants.X_OK);
       return true;
     } catch {
       return false;
     }
-  }
+  });
 }
 const HAS_CURL = available("curl");
 const HAS_FFPROBE = available("ffprobe");

@@ -8,6 +8,7 @@
 // hub, Podcast Index and Podping, and a failed announcement fails nothing.
 import { execFile, execFileSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -63,7 +64,7 @@ function failureLine(out: Outcome, buildRan = false): string {
 /** An MP3 made by ffmpeg: a sine tone of `seconds`, CBR at `kbps`. */
 function makeMp3(file: string, seconds: number, kbps = 64): Buffer {
   execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`, "-c:a", "libmp3lame", "-b:a", `${kbps}k`, file]);
-  return execFileSync("cat", [file], { maxBuffer: 64 * 1024 * 1024 });
+  return readFileSync(file);
 }
 
 function ffprobeSeconds(file: string): number {
