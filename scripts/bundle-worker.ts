@@ -1,6 +1,7 @@
 // Bundles the Workers entry (functions/workers/entry.ts) into one ES module for workerd: what
 // `npm run serve:edge` runs locally and what `npm run deploy` uploads (wrangler --no-bundle), so
 // the tested file is the shipped file. Output: node_modules/.cache/edge/worker.js (ignored by git).
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { command, isMain } from "./cli.ts";
 
@@ -20,11 +21,17 @@ export const WORKER_FILE = path.join(WORKER_DIR, "worker.js");
 /** What the bundle takes in place of the MCP SDK's Ajv validator module: see that file. */
 const NO_AJV = path.join(ROOT, "functions/workers/no-ajv.ts");
 
+/**
+ * Bundles the entry into `outFile`, replacing the file whole (a new file renamed over it): a
+ * workerd starting meanwhile from the same path (a test suite, `npm run serve:edge` beside a
+ * deploy) reads the old bundle or the new one, never a file cut short while it is written.
+ */
 export async function bundleWorker(outFile = WORKER_FILE): Promise<{ file: string; bytes: number }> {
   const { build } = await import("esbuild");
   const result = await build({
     entryPoints: [ENTRY],
     outfile: outFile,
+    write: false,
     bundle: true,
     format: "esm",
     platform: "browser",
@@ -36,6 +43,12 @@ export async function bundleWorker(outFile = WORKER_FILE): Promise<{ file: strin
     metafile: true,
     logLevel: "warning",
   });
+  await mkdir(path.dirname(outFile), { recursive: true });
+  for (const out of result.outputFiles) {
+    const fresh = `${out.path}.${process.pid}.tmp`;
+    await writeFile(fresh, out.contents);
+    await rename(fresh, out.path);
+  }
   const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
   return { file: outFile, bytes };
 }

@@ -3,9 +3,12 @@
 // run_worker_first, R2, the rate-limit Durable Object). Each test speaks from its own client
 // address (CF-Connecting-IP, which Cloudflare's edge sets and the local front line passes through),
 // so the limit of 5 metadata requests is met only where a test means to meet it.
-import { readFileSync } from "node:fs";
+import { openSync, closeSync, readFileSync, readSync, statSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WORKER_FILE } from "../../scripts/bundle-worker.ts";
+import { bundleWorker, WORKER_FILE } from "../../scripts/bundle-worker.ts";
 import { startEdgeServer, type EdgeServer } from "../../scripts/serve-edge.ts";
 import { episode, makeSite, removeSite, script, type Site } from "../support/fixture.ts";
 import { call, expectCors, expectError, json, sameBytes, TONE } from "../support/http.ts";
@@ -195,5 +198,29 @@ describe("the Worker bundle", () => {
     expect(bundle).toContain("// node_modules/@modelcontextprotocol/sdk/");
     expect(bundle.match(/^\/\/ node_modules\/(?:ajv|ajv-formats|fast-uri)\/.*$/gm)).toBeNull();
     expect(bundle).toContain("// functions/workers/no-ajv.ts");
+  });
+
+  // The edge suites' workerds start from WORKER_FILE while tests/edge/deploy.test.ts bundles into it.
+  it("is replaced whole on a new bundle, never rewritten in place: a reader holds the whole old file", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "worker-bundle-"));
+    try {
+      const file = path.join(dir, "worker.js");
+      const { bytes } = await bundleWorker(file);
+      const before = statSync(file);
+      expect(before.size).toBe(bytes);
+      const fd = openSync(file, "r");
+      try {
+        await bundleWorker(file);
+        expect(statSync(file).ino).not.toBe(before.ino);
+        // The descriptor opened before still reads every byte of the bundle it opened.
+        const held = Buffer.alloc(before.size + 1);
+        expect(readSync(fd, held, 0, held.length, 0)).toBe(before.size);
+        expect(held.subarray(0, before.size).equals(readFileSync(file))).toBe(true);
+      } finally {
+        closeSync(fd);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
