@@ -40,16 +40,16 @@ export async function bundleWorker(outFile = WORKER_FILE): Promise<{ file: strin
     target: "es2024",
     external: ["cloudflare:*"],
     plugins: [{ name: "no-ajv", setup: (b) => void b.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, () => ({ path: NO_AJV })) }],
-    metafile: true,
     logLevel: "warning",
   });
   await mkdir(path.dirname(outFile), { recursive: true });
+  let bytes = 0;
   for (const out of result.outputFiles) {
     const fresh = `${out.path}.${process.pid}.tmp`;
     await writeFile(fresh, out.contents);
     await rename(fresh, out.path);
+    bytes += out.contents.byteLength;
   }
-  const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
   return { file: outFile, bytes };
 }
 
