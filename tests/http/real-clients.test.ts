@@ -1,7 +1,6 @@
 // Independent real clients against the running server: curl (ranges, ETag revalidation, the
 // download file name) and ffprobe (reads the episode's audio over HTTP). Each is a child process.
 import { execFile } from "node:child_process";
-import { accessSync, constants } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,23 +8,13 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../functions/node/main.ts";
 import { episode, sharedSite, PODCAST, removeSite, script, serveSite, type Site } from "../support/fixture.ts";
+import { findExecutable } from "../support/executables.ts";
 import { NO_LIMITS, sameBytes, TONE } from "../support/http.ts";
 
 const run = promisify(execFile);
 
-/** Whether `tool` is an executable on PATH: looked up, not run (each child process forks this big worker). */
-function available(tool: string): boolean {
-  return (process.env.PATH ?? "").split(path.delimiter).some((dir) => {
-    try {
-      accessSync(path.join(dir, tool), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-const HAS_CURL = available("curl");
-const HAS_FFPROBE = available("ffprobe");
+const HAS_CURL = findExecutable("curl") !== null;
+const HAS_FFPROBE = findExecutable("ffprobe") !== null;
 
 const ep = episode({ episodeNumber: 42, title: "Leaked Signing Key" });
 const SHOW = { ...PODCAST, title: "Signal and Noise", slug: "signal-and-noise" };

@@ -3,18 +3,14 @@
 // kill it and start it again on the same port to test what the service does meanwhile.
 // Absent redis-server is a failure, not a skip: .ci/run installs it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { once } from "node:events";
+import { findExecutable } from "./executables.ts";
 import { freePort } from "./tcp-proxy.ts";
 
 /** redis-server from PATH, else Debian's location; throws with what to install when absent. */
 export function redisServerPath(): string {
-  const dirs = [...(process.env.PATH ?? "").split(path.delimiter), "/usr/bin", "/usr/sbin"];
-  for (const dir of dirs) {
-    const file = path.join(dir, "redis-server");
-    if (dir !== "" && existsSync(file)) return file;
-  }
+  const found = findExecutable("redis-server", ["/usr/bin", "/usr/sbin"]);
+  if (found !== null) return found;
   throw new Error("redis-server is not installed: the Redis rate-limit tests need it (apt-get install redis-server; .ci/run installs it)");
 }
 
