@@ -7,13 +7,19 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 const lock = JSON.parse(readFileSync(new URL("../../package-lock.json", import.meta.url), "utf8")) as {
-  packages: Record<string, { version?: string; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; os?: string; cpu?: string; hasInstallScript?: boolean }>;
+  packages: Record<string, { version?: string; resolved?: string; integrity?: string; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; os?: string; cpu?: string; hasInstallScript?: boolean }>;
 };
 const installed = (name: string) => Object.keys(lock.packages).filter((p) => p === `node_modules/${name}` || p.endsWith(`/node_modules/${name}`));
 
 describe("package-lock.json", () => {
   it.each(["workerd", "miniflare"])("installs one %s", (name) => {
     expect(installed(name)).toEqual([`node_modules/${name}`]);
+  });
+
+  // Without its address a package costs `npm ci` a request for its metadata first (.npmrc keeps them).
+  it("records every package's tarball address and digest", () => {
+    const missing = Object.entries(lock.packages).filter(([p, e]) => p !== "" && !(e.resolved?.startsWith("https://") && e.integrity?.startsWith("sha512-")));
+    expect(missing.map(([p]) => p)).toEqual([]);
   });
 
   it("pins wrangler to the miniflare the project uses", () => {
