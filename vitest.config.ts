@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 import LongFirst from "./tests/support/sequencer.ts";
+import { EDGE_FULL } from "./tests/support/tiers.ts";
 
 // Node's on-disk compile cache for every process of the run: the test workers and what they start
 // (builds, the publish and other scripts, servers in child processes). Most of them load the same
@@ -14,34 +15,43 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL("node_modules/.cache/no
  * same builds as the Node run (`sharedSite`, docs/testing.md). Not here: tests/build/ (the build,
  * not a server) and the suites of the Node server's own parts (node-adapter, audio-hangups,
  * list-bodies, live-build).
+ *
+ * `npm test` runs on the edge the suites whose subject takes a path of its own there: workerd's
+ * HTTP, the asset binding, audio from R2, limits in a Durable Object and keyed by CF-Connecting-IP,
+ * the runtime's compression, the clock binding. The others answer from the same handler over the
+ * same asset store; they run on the edge in `npm run test:edge` and `npm run test:full` (EDGE_FULL).
  */
-const SHARED_HTTP = [
+const EDGE_SMOKE_HTTP = [
   "tests/http/smoke.test.ts",
-  "tests/http/discovery.test.ts",
   "tests/http/episode.test.ts",
-  "tests/http/list.test.ts",
-  "tests/http/script-transcript.test.ts",
   "tests/http/audio.test.ts",
   "tests/http/conditional-cors-methods.test.ts",
   "tests/http/publication.test.ts",
   "tests/http/rate-limit.test.ts",
   "tests/http/rate-limit-keys.test.ts",
   "tests/http/real-clients.test.ts",
+  "tests/http/compression.test.ts",
+];
+const SHARED_HTTP = [
+  ...EDGE_SMOKE_HTTP,
+  "tests/http/discovery.test.ts",
+  "tests/http/list.test.ts",
+  "tests/http/script-transcript.test.ts",
   "tests/http/site-routes.test.ts",
   "tests/http/archive.test.ts",
   "tests/http/feed.test.ts",
   "tests/http/crawl-surfaces.test.ts",
   "tests/http/mcp.test.ts",
-  "tests/http/compression.test.ts",
   "tests/http/timed.test.ts",
 ];
 
 /**
  * The browser suite (Chromium) that runs a second time against the edge target: its fixture site
  * goes through serveSite (tests/browser/support/site.ts), so the player is served by the Workers
- * entry on workerd and plays and seeks audio from its R2 binding. player-network passes there too
- * (`npx vitest run --project edge tests/browser/player-network.test.ts`) but costs a minute of
- * npm test; the edge HTTP suites already check the bytes and headers it checks.
+ * entry on workerd and plays and seeks audio from its R2 binding; with EDGE_FULL only, as the
+ * R2 bytes and ranges it reads are audio.test.ts's on the edge in `npm test`. player-network passes
+ * there too (`EDGE_FULL=1 npx vitest run --project edge tests/browser/player-network.test.ts`) but
+ * costs a minute; the edge HTTP suites already check the bytes and headers it checks.
  */
 const SHARED_BROWSER = ["tests/browser/player-events.test.ts"];
 
@@ -85,7 +95,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "edge",
-          include: ["tests/edge/**/*.test.ts", ...SHARED_HTTP, ...SHARED_BROWSER, "tests/fuzz/fuzz-smoke.test.ts"],
+          include: ["tests/edge/**/*.test.ts", "tests/fuzz/fuzz-smoke.test.ts", ...(EDGE_FULL ? [...SHARED_HTTP, ...SHARED_BROWSER] : EDGE_SMOKE_HTTP)],
           env: { SHIM_TARGET: "edge", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
           // Bundles the Workers entry once for every suite of the project.
           globalSetup: ["tests/support/global-setup.ts", "tests/edge/global-setup.ts"],

@@ -7,6 +7,13 @@ import type { TestOptions } from "vitest";
 
 export const FULL = process.env.TEST_FULL === "1";
 
+/**
+ * The edge project whole (EDGE_FULL=1, set by `npm run test:edge`; TEST_FULL implies it): every
+ * shared suite on workerd and the fuzz smoke's every request there. `npm test` runs on the edge the
+ * suites whose subject takes a path of its own there (vitest.config.ts).
+ */
+export const EDGE_FULL = FULL || process.env.EDGE_FULL === "1";
+
 export const LONG: TestOptions = { tags: ["long"] };
 
 /** For the cases of a matrix: `npm test` keeps the first, `npm run test:full` all of them. */
