@@ -76,9 +76,9 @@ export default defineConfig({
     globalSetup: ["tests/support/global-setup.ts"],
     // SUITE_CPU_LOG=<file>: each test file's CPU seconds; SUITE_GC_LOG=<file>: its worker's collections (docs/testing.md).
     setupFiles: ["tests/support/per-file.ts", ...(process.env.SUITE_CPU_LOG ? ["tests/support/cpu-probe.ts"] : []), ...(process.env.SUITE_GC_LOG ? ["tests/support/gc-probe.ts"] : [])],
-    // Three files at a time on this 2-core machine: a file often waits (on the build service, a
-    // browser, a server in another process), and a third keeps both cores busy (docs/testing.md).
-    maxWorkers: 3,
+    // Two files at a time on this 2-core machine: a third kept the cores no busier, and the same
+    // work took more CPU with more processes taking turns on them (docs/testing.md).
+    maxWorkers: 2,
     // The files known to be long start first, also in a fresh clone without Vitest's timings.
     sequence: { sequencer: LongFirst },
     // The files of a worker share one process and its loaded modules, instead of a new process each:
