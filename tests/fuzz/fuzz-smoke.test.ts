@@ -1,7 +1,7 @@
 // The fuzz smoke: 2,500 seeded hostile requests (tests/support/fuzz-core.ts, the core of `npm run
 // fuzz`) over raw sockets against a small fixture site, on each target (1,000 on the edge in `npm
-// test`). Every invariant is its own
-// test, so a failure names the rule it broke; the full run is `npm run fuzz` (100,000 requests).
+// test`). Every invariant is its own test, so a failure names the rule it broke; the full run is
+// `npm run fuzz` (100,000 requests).
 // Node: the server runs in a child process (tests/support/fuzz-server.ts), so its RSS is its own.
 // Edge: the site goes through serveSite (workerd), and RSS is workerd's, read from /proc.
 import net from "node:net";
@@ -13,7 +13,7 @@ import { startFuzzServer } from "../support/fuzz-server.ts";
 import { longTone, NO_LIMITS, TONE } from "../support/http.ts";
 import { EDGE_FULL } from "../support/tiers.ts";
 
-/** On workerd a request costs the run ~3 ms of CPU (docs/testing.md): `npm test` sends it fewer. */
+/** A request to workerd costs the run several times what one to Node does (docs/testing.md): `npm test` sends it fewer. */
 const REQUESTS = ON_EDGE && !EDGE_FULL ? 1000 : 2500;
 const SEED = 20261123;
 /**
