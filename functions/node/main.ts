@@ -160,7 +160,8 @@ const YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
  * collection also hands the freed pages back to the system and shrinks the young generation
  * (less resident than after a plain collection); the young generation is
  * then grown back to YOUNG_GENERATION_BYTES by scavenges that see enough survivors, and bounded
- * there again (./young-generation.ts).
+ * there (./young-generation.ts) until V8 shrinks it after an idle moment, which no setting
+ * available at run time prevents (docs/performance.md#the-young-generation).
  */
 function releaseStartupMemory(): void {
   const gc = v8Gc();

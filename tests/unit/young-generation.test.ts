@@ -1,0 +1,38 @@
+// functions/node/young-generation.ts: in a process that imports it first, survivors grow V8's young
+// generation once at most, where without it they grow it to many times its size, which V8 then
+// keeps. Checked in child processes of the same Node, each starting from V8's own young generation.
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const MODULE = path.join(ROOT, "functions/node/young-generation.ts");
+
+/** The young generation's size at start, and after a few MB of objects survived several scavenges. */
+const child = (setting: boolean) => `
+import { getHeapSpaceStatistics } from "node:v8";
+${setting ? `await import(${JSON.stringify(MODULE)});` : ""}
+const size = () => getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size;
+const initial = size();
+let kept = [];
+for (let i = 0; i < 3e6; i++) { kept.push({ i }); if (kept.length > 5e5) kept = []; }
+console.log(JSON.stringify({ initial, grown: size() }));
+`;
+
+async function youngGeneration(setting: boolean): Promise<{ initial: number; grown: number }> {
+  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", child(setting)], { cwd: ROOT });
+  return JSON.parse(stdout) as { initial: number; grown: number };
+}
+
+describe("the young generation of a serving process", () => {
+  it("grows at most once past its size under survivors", async () => {
+    const { initial, grown } = await youngGeneration(true);
+    expect(grown).toBeLessThanOrEqual(2 * initial);
+  });
+
+  it("without the setting, grows to many times its size under the same survivors", async () => {
+    const { initial, grown } = await youngGeneration(false);
+    expect(grown).toBeGreaterThanOrEqual(8 * initial);
+  });
+});
