@@ -1,5 +1,6 @@
 // `npm run publish -- <folder>` (scripts/publish.ts, src/publish/): the CLI run as a child process on
-// fixture content folders, with MP3s made by ffmpeg and measured by ffprobe, real builds, and
+// fixture content folders (the checks that stop before any write call the command's `publish()` in
+// this process, with the command's arguments: one process per case cost a second of CPU), with MP3s made by ffmpeg and measured by ffprobe, real builds, and
 // Miniflare's local R2 as the S3 store. What it must hold: a dry run writes nothing; problems name
 // the file and the field; the MP3's facts are filled; the next free number is chosen; the episode
 // folder appears whole or not at all (a failed upload or build leaves none behind, exit code 1,
@@ -16,6 +17,7 @@ import { GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { episodeSources } from "../../src/generate/content.ts";
 import { progressBar } from "../../src/publish/progress.ts";
+import { publish } from "../../src/publish/publish.ts";
 import { startServer } from "../../functions/node/main.ts";
 import { BUILD_FILES } from "../../src/shared/layout.ts";
 import type { BuildIndex } from "../../src/shared/schema/build-index.ts";
@@ -46,6 +48,28 @@ async function publishCli(args: string[], env: Record<string, string>): Promise<
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string };
     return { code: err.code ?? -1, stdout: err.stdout ?? "", stderr: err.stderr ?? "" };
+  }
+}
+
+/**
+ * What scripts/publish.ts calls, called here with its output captured: the message it failed with
+ * (which the command prints as `publish: <message>`, exit 1, as the CLI cases below show) or null.
+ */
+async function publishHere(folder: string, env: Record<string, string>, opts: { dryRun?: boolean; outDir?: string } = {}) {
+  const out = { stdout: "", stderr: "" };
+  try {
+    await publish({
+      folder,
+      dryRun: opts.dryRun ?? false,
+      deploy: false,
+      outDir: opts.outDir ?? null,
+      env: { ...process.env, ...env },
+      stdout: { write: (text: string) => (out.stdout += text) },
+      stderr: { write: (text: string) => (out.stderr += text) },
+    });
+    return { error: null, ...out };
+  } catch (e) {
+    return { error: (e as Error).message, ...out };
   }
 }
 
@@ -137,8 +161,8 @@ describe("checking a folder", { timeout: 60_000 }, () => {
     const c = await content("dry");
     const folder = await episodeFolder(c.dir, "new-one", { title: "Dry Run", publishedAt: new Date(Date.now() + 3 * DAY + 3_600_000).toISOString() }, tone);
     const before = { content: await snapshot(c.contentDir), folder: await snapshot(folder) };
-    const out = await publishCli([folder, "--dry-run", "--out-dir", c.outDir], c.env);
-    expect(out.code, out.stderr).toBe(0);
+    const out = await publishHere(folder, c.env, { dryRun: true, outDir: c.outDir });
+    expect(out.error, out.stderr).toBeNull();
     expect(out.stdout).toContain(`audio.mp3: ${Math.round(ffprobeSeconds(toneFile))} s`);
     expect(out.stdout).toContain(`sha256 ${sha256(tone)}`);
     expect(out.stdout).toContain("episodeNumber: 8 (the next free number)");
@@ -163,8 +187,8 @@ describe("checking a folder", { timeout: 60_000 }, () => {
   it("only warns about an invalid script.json, as the build does", async () => {
     const c = await content("bad-script");
     const folder = await episodeFolder(c.dir, "scripted", {}, tone, { script: { chapters: 3, segments: [] } });
-    const out = await publishCli([folder, "--dry-run"], c.env);
-    expect(out.code, out.stderr).toBe(0);
+    const out = await publishHere(folder, c.env, { dryRun: true });
+    expect(out.error, out.stderr).toBeNull();
     expect(out.stderr).toContain("warning: script.json: field 'chapters': Invalid input: expected array, received number (its script route will answer 422)");
   });
 
@@ -180,14 +204,14 @@ describe("checking a folder", { timeout: 60_000 }, () => {
     });
     // The tone lasts 4 s; episode.json claims 100, which the measurement replaces.
     const bad = await episodeFolder(c.dir, "late", { durationSeconds: 100 }, tone, { script: timed(5.5, 4) });
-    const line = failureLine(await publishCli([bad, "--dry-run"], c.env));
+    const line = (await publishHere(bad, c.env, { dryRun: true })).error;
     expect(line).toContain("script.json: field 'segments.2.end': 5.5 is more than 1 s past the audio's end (durationSeconds 4)");
     expect(line).toContain("script.json: field 'chapters.1.start': 4 is not before the audio's end (durationSeconds 4)");
     // The stage direction's own times (start after end) are dropped with it, never judged.
     expect(line).not.toContain("segments.1");
     const good = await episodeFolder(c.dir, "in-time", {}, tone, { script: timed(4.9, 2) });
-    const out = await publishCli([good, "--dry-run"], c.env);
-    expect(out.code, out.stderr).toBe(0);
+    const out = await publishHere(good, c.env, { dryRun: true });
+    expect(out.error, out.stderr).toBeNull();
     expect(out.stderr).not.toContain("script.json");
   });
 
@@ -196,21 +220,21 @@ describe("checking a folder", { timeout: 60_000 }, () => {
     const wav = path.join(c.dir, "tone.wav");
     execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1", wav]);
     const folder = await episodeFolder(c.dir, "wave", {}, await readFile(wav));
-    expect(failureLine(await publishCli([folder, "--dry-run"], c.env))).toBe("publish: audio.mp3: not an MP3: no MPEG layer III frame at its start (a RIFF WAVE file)");
+    expect((await publishHere(folder, c.env, { dryRun: true })).error).toBe("audio.mp3: not an MP3: no MPEG layer III frame at its start (a RIFF WAVE file)");
     const text = await episodeFolder(c.dir, "text", {}, new TextEncoder().encode("not audio at all"));
-    expect(failureLine(await publishCli([text, "--dry-run"], c.env))).toBe("publish: audio.mp3: not an MP3: no MPEG layer III frame at its start");
+    expect((await publishHere(text, c.env, { dryRun: true })).error).toBe("audio.mp3: not an MP3: no MPEG layer III frame at its start");
   });
 
   it("refuses an id or a number the content folder already has, naming the episode that has it", async () => {
     const c = await content("duplicates");
     const sameId = await episodeFolder(c.dir, "same-id", { id: (EXISTING[1]!.episode.id as string).toUpperCase() }, tone);
-    expect(failureLine(await publishCli([sameId, "--dry-run"], c.env))).toBe("publish: episode.json: field 'id': duplicate of episodes/two/episode.json in CONTENT_DIR");
+    expect((await publishHere(sameId, c.env, { dryRun: true })).error).toBe("episode.json: field 'id': duplicate of episodes/two/episode.json in CONTENT_DIR");
     const sameNumber = await episodeFolder(c.dir, "same-number", { episodeNumber: 7 }, tone);
-    expect(failureLine(await publishCli([sameNumber, "--dry-run"], c.env))).toBe(
-      "publish: episode.json: field 'episodeNumber': duplicate of episodes/seven/episode.json in CONTENT_DIR",
+    expect((await publishHere(sameNumber, c.env, { dryRun: true })).error).toBe(
+      "episode.json: field 'episodeNumber': duplicate of episodes/seven/episode.json in CONTENT_DIR",
     );
     const sameFolder = await episodeFolder(path.join(c.dir, "elsewhere"), "one", {}, tone);
-    expect(failureLine(await publishCli([sameFolder, "--dry-run"], c.env))).toBe("publish: one: CONTENT_DIR already holds episodes/one");
+    expect((await publishHere(sameFolder, c.env, { dryRun: true })).error).toBe("one: CONTENT_DIR already holds episodes/one");
   });
 
   it("refuses --no-notify without --deploy: only a deploy announces", async () => {
@@ -225,8 +249,8 @@ describe("checking a folder", { timeout: 60_000 }, () => {
   it("keeps an explicit null episodeNumber (an unnumbered episode) and says a draft is saved, not published", async () => {
     const c = await content("draft");
     const folder = await episodeFolder(c.dir, "draft", { episodeNumber: null, status: "draft", title: "Later" }, tone);
-    const out = await publishCli([folder, "--dry-run"], c.env);
-    expect(out.code, out.stderr).toBe(0);
+    const out = await publishHere(folder, c.env, { dryRun: true });
+    expect(out.error, out.stderr).toBeNull();
     expect(out.stdout).not.toContain("next free number");
     expect(out.stdout).toContain("Episode “Later” saved as a draft");
   });
