@@ -1,12 +1,12 @@
-// `npm run publish -- <folder>` (scripts/publish.ts, src/publish/): the CLI run as a child process on
-// fixture content folders (the checks that stop before any write call the command's `publish()` in
-// this process, with the command's arguments), with MP3s made by ffmpeg and measured by ffprobe,
-// real builds, and Miniflare's local R2 as the S3 store. What it must hold: a dry run writes nothing; problems name
-// the file and the field; the MP3's facts are filled; the next free number is chosen; the episode
-// folder appears whole or not at all (a failed upload or build leaves none behind, exit code 1,
-// one line, no stack trace); the same bytes are never uploaded twice; with --deploy (a stand-in
-// for wrangler, tests/support/fake-wrangler.ts) the new set is announced to stand-ins for a WebSub
-// hub, Podcast Index and Podping, and a failed announcement fails nothing.
+// `npm run publish -- <folder>` (scripts/publish.ts, src/publish/): the CLI run as a child process
+// on fixture content folders (the checks that stop before any write call the command's `publish()`
+// in this process, with the command's arguments), with MP3s made by ffmpeg and measured by ffprobe,
+// real builds, and Miniflare's local R2 as the S3 store. What it must hold: a dry run writes
+// nothing; problems name the file and the field; the MP3's facts are filled; the next free number
+// is chosen; the episode folder appears whole or not at all (a failed upload or build leaves none
+// behind, exit code 1, one line, no stack trace); the same bytes are never uploaded twice; with
+// --deploy (a stand-in for wrangler, tests/support/fake-wrangler.ts) the new set is announced to
+// stand-ins for a WebSub hub, Podcast Index and Podping, and a failed announcement fails nothing.
 import { execFile, execFileSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";

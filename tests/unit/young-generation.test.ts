@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const MODULE = path.join(ROOT, "functions/node/young-generation.ts");
+const run = promisify(execFile);
 
 /** The young generation's size at start, and after a few MB of objects survived several scavenges. */
 const child = (setting: boolean) => `
@@ -21,7 +22,7 @@ console.log(JSON.stringify({ initial, grown: size() }));
 `;
 
 async function youngGeneration(setting: boolean): Promise<{ initial: number; grown: number }> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", child(setting)], { cwd: ROOT });
+  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", child(setting)], { cwd: ROOT });
   return JSON.parse(stdout) as { initial: number; grown: number };
 }
 
