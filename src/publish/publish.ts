@@ -3,7 +3,7 @@
 //   1. validate the folder and measure the MP3 (src/publish/validate.ts, src/publish/mp3-facts.ts); --dry-run stops here;
 //   2. s3 mode: upload the MP3, or skip it when the same bytes are there (src/publish/upload.ts);
 //   3. write the folder into CONTENT_DIR/episodes, atomically (src/publish/episode-folder.ts);
-//   4. `npm run build` (its script, without npm), then with --deploy `npm run deploy -- --no-build`, which announces the new
+//   4. `npm run build`, then with --deploy `npm run deploy -- --no-build` (their scripts, without npm), which announces the new
 //      published set once deployed (--no-notify: not); without, the servers running from the
 //      build's folder have taken the build up when the build exits, or it says which did not
 //      (src/generate/build-folder.ts).
@@ -46,9 +46,9 @@ export class PublishError extends Error {}
 
 /**
  * A command of package.json's scripts: how to start it, its name for messages, and variables it
- * starts with unless the caller's environment sets them. The build starts its script without npm:
- * npm's own start-up is a share of a one-episode publish's build worth sparing; and with Node's
- * compile cache (where Astro's command keeps its own), its TypeScript is not stripped again on
+ * starts with unless the caller's environment sets them. Both start their script without npm:
+ * npm's own start-up is a share of a one-episode publish worth sparing; and with Node's compile
+ * cache (where Astro's command keeps its own), the build's TypeScript is not stripped again on
  * every start (docs/performance.md).
  */
 interface Script {
@@ -63,7 +63,7 @@ const BUILD: Script = {
   args: [path.join(ROOT, "scripts/build.ts")],
   env: { NODE_COMPILE_CACHE: path.join(tmpdir(), "node-compile-cache") },
 };
-const DEPLOY: Script = { name: "npm run deploy", command: "npm", args: ["run", "deploy", "--"], env: {} };
+const DEPLOY: Script = { name: "npm run deploy", command: process.execPath, args: [path.join(ROOT, "scripts/deploy.ts")], env: {} };
 
 /** Runs a script in the repository with `args` and `env`, output to this terminal. */
 function runScript(script: Script, args: string[], env: NodeJS.ProcessEnv): Promise<void> {

@@ -17,7 +17,7 @@ ${setting ? `await import(${JSON.stringify(MODULE)});` : ""}
 const size = () => getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size;
 const initial = size();
 let kept = [];
-for (let i = 0; i < 3e6; i++) { kept.push({ i }); if (kept.length > 5e5) kept = []; }
+for (let i = 0; i < 1e6; i++) { kept.push({ i }); if (kept.length > 5e5) kept = []; }
 console.log(JSON.stringify({ initial, grown: size() }));
 `;
 
