@@ -1,5 +1,5 @@
-// npm run bench: build and serve figures, each printed beside its target (issue 10's budgets, issue
-// 25's request-path floor) and an anchor measured in the same run (docs/performance.md). It never
+// npm run bench: build and serve figures, each printed beside its target (the budgets and the
+// request-path floor of docs/performance.md) and an anchor measured in the same run. It never
 // fails a build: every step reports what it could and the exit code is 0 (2 for a usage error).
 // Options: scripts/bench/options.ts.
 //

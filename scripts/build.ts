@@ -1,6 +1,6 @@
 // npm run build: `astro build` with its log made compact. Astro prints one line per rendered page,
-// tens of thousands at a real show's size, so the build used to run --silent and its longest step
-// showed nothing. Here the phases and the page count make one status line on a terminal (plain
+// tens of thousands at a real show's size, too many to read, and --silent would leave its longest
+// step showing nothing. Here the phases and the page count make one status line on a terminal (plain
 // lines, the count every few seconds, in a pipe); the integration's own lines
 // (src/generate/integration.ts) and every warning or error stay as they are.
 import { spawn } from "node:child_process";
@@ -23,7 +23,8 @@ the last build of the same code and variables (docs/architecture.md#the-build).`
 /**
  * The young generation's semi-spaces, in MB. The build parses and writes JSON of the whole show
  * (the last builds' states, the manifest), which V8's default young generation copies survivor by
- * survivor: at 32 MB a one-episode build at 10,000 episodes took ~12% less CPU (docs/performance.md).
+ * survivor; a larger one spares a one-episode build of a large show much of that copying
+ * (docs/performance.md#publishing-one-episode-the-builds-phases).
  */
 const SEMI_SPACE_MB = 32;
 

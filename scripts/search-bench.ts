@@ -2,7 +2,7 @@
 // text (a Zipf-distributed vocabulary of 60,000 words; ~20 KB of transcript each), the build time
 // and memory of src/generate/search-index.ts, the index's files and bytes, then the query side as
 // the shim runs it (functions/data/search.ts over the asset store of functions/data/manifest-assets.ts with
-// the Node entry's 64 MiB cache, in a process of its own): latency of 200 queries (words, and
+// the Node entry's cache size, in a process of its own): latency of 200 queries (words, and
 // 4-word phrases taken from a random transcript: the first result must hold the phrase) and that
 // process's memory after them. Episode bodies and transcripts are written to disk one at a time,
 // as the build writes them, and the index is built from each in turn; none is held.
@@ -62,7 +62,6 @@ export interface SearchBenchFigures {
 const VOCABULARY = 60_000;
 const MANIFEST = "bench-manifest.json";
 const QUERIES = 200;
-const ASSET_CACHE_BYTES = 64 * 1024 * 1024; // the Node entry's (functions/node/file-assets.ts)
 const T0 = Date.UTC(2020, 0, 1);
 const mb = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
 
@@ -132,15 +131,16 @@ function entryOf(i: number, n: number): IndexEntry {
 
 /** The project's modules, loaded once the options are read. */
 async function project() {
-  const [{ EpisodeIndex }, { ManifestAssetStore }, { EpisodeSearch }, { SearchIndexBuilder }, { episodeFile }, tokens] = await Promise.all([
+  const [{ EpisodeIndex }, { ManifestAssetStore }, { DEFAULT_CACHE_BYTES }, { EpisodeSearch }, { SearchIndexBuilder }, { episodeFile }, tokens] = await Promise.all([
     import("../functions/data/episode-index.ts"),
     import("../functions/data/manifest-assets.ts"),
+    import("../functions/node/file-assets.ts"),
     import("../functions/data/search.ts"),
     import("../src/generate/search-index.ts"),
     import("../src/shared/layout.ts"),
     import("../src/shared/search-tokens.ts"),
   ]);
-  return { EpisodeIndex, ManifestAssetStore, EpisodeSearch, SearchIndexBuilder, episodeFile, ...tokens };
+  return { EpisodeIndex, ManifestAssetStore, DEFAULT_CACHE_BYTES, EpisodeSearch, SearchIndexBuilder, episodeFile, ...tokens };
 }
 
 function percentile(sorted: number[], q: number): number {
@@ -215,7 +215,7 @@ type QueryFigures = Pick<SearchBenchFigures, "queryP50Ms" | "queryP95Ms" | "quer
 
 /** 200 queries over a built index in `dir`, through the asset store, as the Node entry reads files. */
 async function queryPhase(dir: string, n: number, transcriptBytes: number): Promise<QueryFigures> {
-  const { EpisodeIndex, ManifestAssetStore, EpisodeSearch, foldText, phrasePattern, tokenize } = await project();
+  const { EpisodeIndex, ManifestAssetStore, DEFAULT_CACHE_BYTES, EpisodeSearch, foldText, phrasePattern, tokenize } = await project();
   const gen = generator(transcriptBytes);
   const bar = progressBar(process.stderr, "queries", QUERIES, formatCount);
   const entries = Array.from({ length: n }, (_, i) => entryOf(i, n));
@@ -223,7 +223,7 @@ async function queryPhase(dir: string, n: number, transcriptBytes: number): Prom
   const index = new EpisodeIndex({ version: 1, show: { slug: "bench", title: "Bench" }, termsUrl: "", baseUrl: "", siteUrl: "", episodes: entries });
   const byRef = new Map(entries.map((e, i) => [e.ref, i]));
   const read = async (rel: string): Promise<Uint8Array | null> => new Uint8Array(readFileSync(path.join(dir, rel)));
-  const search = new EpisodeSearch(new ManifestAssetStore(manifest, read, ASSET_CACHE_BYTES), index);
+  const search = new EpisodeSearch(new ManifestAssetStore(manifest, read, DEFAULT_CACHE_BYTES), index);
   const r = prng(42);
   const draw = zipf(vocabulary());
   const times: number[] = [];

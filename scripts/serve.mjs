@@ -1,10 +1,10 @@
 // npm run serve (and the serving half of npm start): scripts/serve.ts, bundled into one plain ES
 // module and run from it. Plain JavaScript on purpose: a process that loads a single .ts file
-// makes Node load its TypeScript stripper (a WebAssembly module and its 3.8 MB of source) and
-// keep it for the process's life, ~17 MB resident of a server meant to stay under 200 MB at
-// 100,000 episodes (docs/performance.md#nodes-typescript-stripper). Bundling our own modules takes
-// esbuild ~0.1 s at each start; packages stay imports (the AWS SDK and ioredis are still loaded
-// only when the configuration asks for them, functions/node/main.ts).
+// makes Node load its TypeScript stripper (a WebAssembly module and its source) and keep it for the
+// process's life, memory a server meant to stay under 200 MB at 100,000 episodes cannot spare
+// (docs/performance.md#nodes-typescript-stripper). Bundling our own modules is quick at each start;
+// packages stay imports (the AWS SDK and ioredis are still loaded only when the configuration asks
+// for them, functions/node/main.ts).
 //
 // Output: node_modules/.cache/node-server/serve-<pid>.mjs, made afresh at each start (never stale),
 // written under a name of its own so that concurrent starts do not read each other's half-written

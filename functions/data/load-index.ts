@@ -35,8 +35,8 @@ export function loadIndex(raw: unknown): EpisodeIndex {
   return new EpisodeIndex({ head, table });
 }
 
-// index.json's text, read entry by entry: JSON.parse of the whole text made all 100,000 entries'
-// objects at once (~100 MB of heap beside the 24 MB text: most of the process's peak at start).
+// index.json's text, read entry by entry: JSON.parse of the whole text would make every entry's
+// object at once, most of the process's peak at start (docs/performance.md#start-up).
 // The scanner below only finds where values start and end, by their brackets and strings; each
 // value's slice then goes through JSON.parse, which checks everything else, and the separators
 // between values are checked here, so the text is accepted where JSON.parse accepts it.

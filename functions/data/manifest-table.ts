@@ -1,11 +1,11 @@
 // The build's manifest (dist-relative path → strong ETag, src/generate/integration.ts) held compactly
-// for a long-running server. As one JS object, 100,000 episodes' ~600,000 pairs cost ~100 MB of
-// heap (a dictionary entry, a key string and a value string each). Here every path is split into a
-// template and a stem: `_api/episodes/42.script.json` → template `_api/episodes/\0.script.json`,
-// stem `42` (the last segment up to its first dot). Six templates and one stem per episode cover
-// nearly all paths, so each string is kept once; a pair is two integers in an open-addressing table
-// and its ETag 16 bytes (the build's tags are `"` + 22 base64url characters + `"`, 128 bits). A tag
-// of any other form is kept as a string beside. ~30 MB at 100,000 episodes. Portable: no runtime imports.
+// for a long-running server. As one JS object, each pair costs a dictionary entry, a key string and
+// a value string, the bulk of a large show's heap (docs/performance.md#what-a-server-is-made-of).
+// Here every path is split into a template and a stem: `_api/episodes/42.script.json` → template
+// `_api/episodes/\0.script.json`, stem `42` (the last segment up to its first dot). Six templates and
+// one stem per episode cover nearly all paths, so each string is kept once; a pair is two integers in
+// an open-addressing table and its ETag 16 bytes (the build's tags are `"` + 22 base64url characters
+// + `"`, 128 bits). A tag of any other form is kept as a string beside. Portable: no runtime imports.
 // The table of positions is ./position-lookup.ts, shared with the episode index.
 import { PositionLookup } from "./position-lookup.ts";
 
@@ -46,9 +46,10 @@ function decodeTag(tag: string, start: number, out: Uint8Array, at: number): boo
 const TAG_CODES = new Array<number>(24);
 
 /**
- * The tag's text made in one piece: appending its 24 characters one at a time made a string of 23
- * linked parts, and 100,000 tags held that way (the Node list file's check at start-up) took the
- * process ~30 MB past its start-up peak.
+ * The tag's text made in one piece: appending its 24 characters one at a time makes a string of 23
+ * linked parts, far larger than a flat one, and a large show's tags held that way (the Node list
+ * file's check at start-up) would raise the process's peak
+ * (docs/performance.md#the-lists-bodies-in-one-file).
  */
 function encodeTag(bytes: Uint8Array, at: number): string {
   const codes = TAG_CODES;
@@ -79,7 +80,7 @@ function split(rel: string): [template: string, stem: string] {
 
 /**
  * Integer ids of distinct strings. A kept string is copied flat: a substring of the manifest's
- * text would otherwise keep the whole text (34 MB at 100,000 episodes) alive for good.
+ * text would otherwise keep the whole text alive for good.
  */
 class Interner {
   readonly ids = new Map<string, number>();
@@ -201,10 +202,10 @@ export class ManifestTable implements ManifestLookup {
 
   /**
    * `parse` of the manifest's text given in pieces (`chunks` is called once per pass, twice), so
-   * the whole text is never held: at 100,000 episodes, its 34 MB (and the 34 MB buffer it was
-   * decoded from) were most of the process's peak at start. Pairs are read as `parse` reads them,
-   * a pair cut by a chunk's end being read with the next chunk; text of any other form is joined
-   * and goes through `parse`.
+   * the whole text is never held: the text and the buffer it is decoded from would otherwise be most
+   * of the process's peak at start (docs/performance.md#what-a-server-is-made-of). Pairs are read as
+   * `parse` reads them, a pair cut by a chunk's end being read with the next chunk; text of any
+   * other form is joined and goes through `parse`.
    */
   static async parseChunks(chunks: () => AsyncIterable<string>): Promise<ManifestTable> {
     // One pass: true when the text is exactly the build's form (every pair read, then `}`).

@@ -8,12 +8,11 @@ import { ManifestAssetStore } from "../data/manifest-assets.ts";
 import type { ManifestLookup } from "../data/manifest-table.ts";
 
 /**
- * 32 MiB: ~19,000 episode bodies with their entries' overhead. It was 64 MiB, which a crawl of a
- * 100,000-episode list filled with bodies read once, taking the process past its 200 MB budget
- * (docs/performance.md#the-asset-cache); the disk's page cache holds the rest, and a miss
- * costs one read (~30 µs of CPU). 16 MiB was measured and dropped: a list walk's working set at
- * 10,000 episodes no longer fit, and its p50 went from 0.20 to 1.04 ms. Search reads around this
- * cache (`keep: false`, ../search.ts).
+ * 32 MiB: ~19,000 episode bodies with their entries' overhead, enough for a 10,000-episode list
+ * walk's working set, yet small enough that a crawl of 100,000 episodes, which fills it with bodies
+ * read once, keeps the process within its 200 MB budget (docs/performance.md#the-asset-cache). The
+ * disk's page cache holds the rest, so a miss costs one read. Search reads around this cache
+ * (`keep: false`, ../search.ts).
  */
 export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -25,12 +24,10 @@ const scratch = Buffer.allocUnsafeSlow(64 * 1024);
 
 /**
  * The file's bytes, read synchronously: build outputs are small and, on a serving machine, in the
- * page cache, where the promise API's four trips through libuv's thread pool cost ~40 µs a file
- * and a synchronous read a few. A list page of 20 bodies none of which is cached (a crawl of
- * 100,000 episodes) took 500-600 µs the first way. `open`, one `pread` into the scratch buffer
- * and `close` are three system calls where readFileSync makes four (it asks for the size with
- * `fstat` first): 13-17 µs of CPU per 1.5 KB episode body instead of 15-22 µs, in alternating
- * runs on a loaded machine (docs/performance.md).
+ * page cache, where the promise API's four trips through libuv's thread pool cost many times a
+ * synchronous read, paid for every body of a list page a crawl finds uncached. `open`, one `pread`
+ * into the scratch buffer and `close` are three system calls where readFileSync makes four, asking
+ * for the size with `fstat` first (docs/performance.md#the-asset-cache).
  */
 function bytesOf(file: string): Uint8Array {
   const fd = openSync(file, "r");

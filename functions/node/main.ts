@@ -180,9 +180,10 @@ function releaseStartupMemory(): void {
 
 /**
  * The old generation may grow by 25% between major collections, for the process's life. With V8's
- * own factor, loading left the heap full of dead parsing temporaries, and searches over POST /mcp
- * (a few MB of candidate texts each) grew the heap well past what it holds live; a smaller step
- * keeps the server within its memory budget for little CPU (docs/performance.md).
+ * own factor, loading leaves the heap full of dead parsing temporaries, and searches over POST /mcp
+ * (a few MB of candidate texts each) grow the heap well past what it holds live; a smaller step
+ * keeps the server within its memory budget for little CPU
+ * (docs/performance.md#the-old-generations-growth).
  */
 const HEAP_GROWING_PERCENT = 25;
 

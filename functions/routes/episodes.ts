@@ -23,8 +23,9 @@ import { searchOf, type RouteArgs, type RouteHandler } from "../router.ts";
 
 /**
  * Memory for composed list pages (a full page of 50 episodes is ~80 KB). 4 MiB: a crawler's walk
- * never asks a page twice, and 8 MiB of its pages cost the Node process ~5 MB more resident at
- * 100,000 episodes; the pages asked again and again (the first ones) stay.
+ * never asks a page twice, so a larger cache would only hold its pages in resident memory; the pages
+ * asked again and again (the first ones) stay
+ * (docs/performance.md#the-list-walk-a-page-composed-per-request).
  */
 const LIST_CACHE_BYTES = 4 * 1024 * 1024;
 /**
@@ -154,8 +155,8 @@ export function createEpisodeRoutes(deps: EpisodeRoutesDeps) {
     if (!keep) seen.set(key, true);
     const { bytes, etags, pagination, pooled } = joined;
     // Its strong tag hashes what fixes its bytes, the pagination and each body's own strong tag,
-    // rather than the bytes (~32 KB at limit=20): ~1 µs instead of ~20 µs of SHA-256 at each
-    // composition, which a crawler's walk pays on every page.
+    // rather than the bytes: far less to hash at each composition, which a crawler's walk pays on
+    // every page (docs/performance.md#caches-and-etags).
     const tagOfPage: EtagFunction = () => deps.etag(encoder.encode(`${pagination}\n${etags.join("\n")}`));
     // Its compressed variants are made once, when a request first negotiates each coding
     // (docs/api.md#compression); the cache then counts them (set again with the new size).

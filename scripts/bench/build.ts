@@ -182,8 +182,8 @@ export async function buildClean(size: number, segments: number, commit: string)
   const contentMb = duSize(content).mb;
   rmSync(recordFile(size), { force: true });
   // The last dist/ is moved aside and deleted after the build and its copy: deleted before, its
-  // inodes were freed seconds before the build allocates as many, which this machine's ext4 makes
-  // slow (docs/performance.md, "Build: compressing in threads while building": 76.7 s instead of 45 s at 10,000).
+  // inodes would be freed seconds before the build allocates as many, which this machine's ext4 makes
+  // slow (docs/performance.md#the-disk-freed-inodes-slow-file-creation).
   // dist is a link to its build, beside the folder of builds: both go.
   const old = `${dist}-old-${process.pid}`;
   if (existsSync(dist)) renameSync(dist, old);

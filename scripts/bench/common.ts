@@ -1,5 +1,5 @@
-// What every phase of the bench shares: where things are, the request paths measured, issue 10's
-// budgets, the child processes (each tracked and ended by its own pid when the bench ends), and
+// What every phase of the bench shares: where things are, the request paths measured, the
+// targets, the child processes (each tracked and ended by its own pid when the bench ends), and
 // timed commands (the builds, the publish).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -34,9 +34,9 @@ export const NGINX_LIST_FILE = "list-page.json";
 export const EDGE_STATIC_PATH = "/404.html";
 /** The smallest build, always made: the anchor of the figures that must not grow with the show. */
 export const ANCHOR_SIZE = 100;
-/** Sizes at which wrk measures throughput (issue 10 asks for the request-path ratios at 1,000 and 10,000). */
+/** Sizes at which wrk measures throughput: the request-path ratios are targets at 1,000 and 10,000. */
 export const WRK_SIZES = { min: 1000, max: 10_000 };
-/** Issue 10's budgets and issue 25's request-path floor, printed beside the figures. */
+/** The budgets and the request-path floor of docs/performance.md, printed beside the figures. */
 export const TARGET = {
   buildSecondsPer1000: 2,
   buildAt: 10_000,
@@ -46,7 +46,7 @@ export const TARGET = {
   listVsNginx: 0.45,
   listFlat: 1.2,
   serverRssMb: 200,
-  /** The shim's req/s against bare node:http answering the same bytes and headers (issue 25). */
+  /** The shim's req/s against bare node:http answering the same bytes and headers. */
   episodeVsNode: 0.8,
   listVsNode: 0.7,
 };

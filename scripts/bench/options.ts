@@ -2,7 +2,7 @@
 // `--help` and usage errors answer at once.
 import { argPath, command } from "../cli.ts";
 
-/** A synthetic script of ~20 KB, the size issue 10's figures are for. */
+/** A synthetic script of ~20 KB, the size the targets of docs/performance.md are for. */
 export const SEGMENTS_DEFAULT = 66;
 
 export const BENCH = command({

@@ -213,7 +213,7 @@ export function report(
       rows.push({
         figure: `search p50, ${b.episodes.toLocaleString("en")}`,
         measured: `${b.queryP50Ms} ms (bench), ${s?.search?.p50Ms ?? "–"} ms (/mcp); ${b.queryRssMb} MB`,
-        target: "– (none in the issue)",
+        target: "– (none)",
         anchor: `shim episode p50 ${s?.latency.find((l) => l.target === "shim, one episode")?.p50Ms ?? "–"} ms`,
         met: null,
       });

@@ -69,8 +69,8 @@ export interface WrkRequest {
 
 /**
  * One wrk run. Asynchronous, never spawnSync: the edge target's workerd is started by Miniflare in
- * this process, and its throughput collapses (to ~100 req/s, with timeouts) while this process's
- * event loop is blocked, though it uses only ~10 ms of this process's CPU per run when it is not.
+ * this process, and its throughput collapses (with timeouts) while this process's event loop is
+ * blocked, though a run takes little of this process's CPU when it is not.
  */
 export function wrk(load: Load, url: string, seconds: number, request: WrkRequest = {}): Promise<string> {
   const headers = Object.entries(request.headers ?? {}).flatMap(([name, value]) => ["-H", `${name}: ${value}`]);

@@ -35,10 +35,10 @@ function cleanRequested(): boolean {
 
 /**
  * How far V8 lets the old generation grow between major collections while Astro renders the pages
- * (set once the content is prepared). Left to V8, it grew to ~440 MB holding ~200 MB of live objects
- * once the pages were written without an awaited write between them (src/generate/prepare-build.ts
- * `takePage`), and the build's peak went past 1 GB at 10,000 episodes; at 25% it stays at 670-810 MB
- * for no measurable CPU (docs/performance.md).
+ * (set once the content is prepared). Left to V8, it grows far past what it holds live once the
+ * pages are written without an awaited write between them (src/generate/prepare-build.ts `takePage`),
+ * taking a 10,000-episode build past its 1 GB budget; 25% keeps it well within for no measurable CPU
+ * (docs/performance.md#the-builds-page-writes).
  */
 const BUILD_HEAP_GROWING_PERCENT = 25;
 /** Episodes to render from which the heap is held so: an incremental build's few pages leave V8 its own growth, and fewer collections. */
@@ -159,7 +159,8 @@ export function finishBuild(): AstroIntegration {
         const previous = site.previousManifest;
         const fresh = new Set(written);
         const manifest: Record<string, string> = {};
-        // Synchronous reads: one awaited readFile per small file costs ~10x more (docs/performance.md).
+        // Synchronous reads: an awaited readFile per small file costs far more over thousands of files
+        // (docs/performance.md#the-content-read-once-synchronously).
         for (const rel of files) manifest[rel] = (fresh.has(rel) ? site.etags.get(rel) : previous[rel]) ?? nodeEtag(readFileSync(path.join(dist, rel)));
         endPhase("manifest's ETags");
         // The list's bodies in one file for the Node server (./list-bodies.ts), with the manifest's

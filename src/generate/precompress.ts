@@ -39,9 +39,8 @@ export interface PrecompressJob {
 
 /**
  * A thread's V8 heap: it holds one batch's small objects (the bytes live outside the heap), but
- * left to V8's defaults each thread's heap grew past 100 MB while it churned through the buffers
- * of a 10,000-episode build, taking the build's peak RSS from ~750 MB to ~1 GB; with these limits,
- * ~850 MB (docs/performance.md).
+ * left to V8's defaults each thread's heap grows far past that while it churns through a large
+ * build's buffers, and the build's peak RSS with it (docs/performance.md#compression-in-threads).
  */
 const THREAD_HEAP = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
 

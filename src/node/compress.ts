@@ -1,9 +1,9 @@
 // NODE-ONLY, shared by the build and the Node adapter: the compression levels and the node:zlib
 // calls behind the build's precompressed variants (src/generate/precompress.ts) and behind the Node
-// entry's `compress` port for composed bodies (functions/node/main.ts). Measured on a 1,000-episode
-// build (docs/performance.md#compression): brotli quality 6 is within 0.1 point of qualities 5–8
-// and 20x cheaper than 9–11, whose 2.7 points cost ~1.2 s of CPU per MB (minutes for 70,000
-// files); gzip 6 compresses as well as 9 on these small files.
+// entry's `compress` port for composed bodies (functions/node/main.ts). As measured
+// (docs/performance.md#compression), brotli quality 6 compresses about as well as 5–8 and far more
+// cheaply than 9–11, whose small gain would cost minutes of CPU over a build's files; gzip 6
+// compresses as well as 9 on these small files.
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from "node:zlib";
 import { promisify } from "node:util";
 import type { Coding } from "../shared/etag.ts";

@@ -3,8 +3,8 @@
 // the handler as its `etag` port). It imports node:crypto, so the portable request-time code
 // (functions/*.ts, the rest of src/shared/) must never import it: it gets etagOf or its runtime's port.
 // Same tags as etagOf (src/shared/etag.ts, both built on strongEtag; tests/unit/etag.test.ts holds
-// them equal). crypto.subtle costs ~5x the CPU for a 32 KB list page (a thread-pool job per digest)
-// and cannot hash the thousands of files of a build synchronously.
+// them equal). crypto.subtle costs far more CPU for a list page (a thread-pool job per digest:
+// docs/performance.md#caches-and-etags) and cannot hash a build's thousands of files synchronously.
 import { createHash } from "node:crypto";
 import { strongEtag } from "../shared/etag.ts";
 

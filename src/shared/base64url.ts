@@ -1,7 +1,7 @@
-// base64url without padding (RFC 4648 §5), by table: portable (Node and Workers). Through
-// btoa/atob each list page with a cursor paid ~16 µs (a binary string built a character at a
-// time, three regular expressions, and a decode checked by encoding again), ~10% of a page
-// composed per request during a crawl at 100,000 episodes (docs/performance.md).
+// base64url without padding (RFC 4648 §5), by table: portable (Node and Workers). Through btoa/atob
+// each list page with a cursor would build a binary string a character at a time, run three regular
+// expressions and check a decode by encoding again, a real share of a page composed per request
+// during a crawl (docs/performance.md#the-list-walk-a-page-composed-per-request).
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 const CODE = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));

@@ -7,8 +7,9 @@ export type EpisodeRef = { kind: "uuid"; id: string } | { kind: "number"; number
 
 /**
  * Parses a path segment; null means malformed (400 invalid_episode_ref). What the schema accepts,
- * with its values, without zod's union of pipes on every episode request (~1 KB of allocation
- * each); tests/property/refs.test.ts holds the two to the same answers.
+ * with its values, without the allocations of zod's union of pipes on every episode request
+ * (docs/performance.md#a-light-request-a-plain-response); tests/property/refs.test.ts holds the two
+ * to the same answers.
  */
 export function parseRef(segment: string): EpisodeRef | null {
   const number = episodeNumberOf(segment);
