@@ -49,7 +49,7 @@ export class PublishError extends Error {}
  * starts with unless the caller's environment sets them. Both start their script without npm:
  * npm's own start-up is a share of a one-episode publish worth sparing; and with Node's compile
  * cache (where Astro's command keeps its own), the build's TypeScript is not stripped again on
- * every start (docs/performance.md).
+ * every start (docs/performance.md#publishing-one-episode-the-builds-phases).
  */
 interface Script {
   name: string;
