@@ -1,6 +1,6 @@
-// The top frames of a V8 CPU profile (`node --cpu-prof`) by self time, as docs/performance.md
-// reports a server's profile under load: idle samples left out, and with --last only the samples
-// of the final seconds (the load run, not the server's start-up before it).
+// The top frames of a V8 CPU profile (`node --cpu-prof`) by self time, as a server's profile under
+// load is read: idle samples left out, and with --last only the samples of the final seconds (the
+// load run, not the server's start-up before it).
 //
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof scripts/serve.mjs   # then wrk against it, then SIGTERM
 //   node scripts/cpu-profile-top.ts /tmp/prof/CPU.*.cpuprofile --last 6

@@ -21,7 +21,7 @@ export function parseRef(segment: string): EpisodeRef | null {
 /**
  * The number ./parameters.ts's EPISODE_NUMBER_PATTERN accepts (1 to 9 ASCII digits), else -1.
  * Read digit by digit: most references are numbers, and the regular expression and `Number` cost
- * an episode request more than this loop (docs/performance.md, "Against bare node:http").
+ * an episode request more than this loop (docs/performance.md#where-the-episodes-microseconds-go).
  */
 function episodeNumberOf(segment: string): number {
   const length = segment.length;
