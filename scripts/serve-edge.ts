@@ -5,7 +5,8 @@
 // Cron Trigger fired as Cloudflare fires it (wrangler.jsonc triggers.crons: every minute). Clients
 // reach it through our stand-in for Cloudflare's front line (./front-line.worker.ts), on its own
 // workerd socket, not through Miniflare's entry.
-import { access, readdir, readFile } from "node:fs/promises";
+import { access, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Miniflare } from "miniflare";
 import type { ServeOptions } from "../functions/node/main.ts";
@@ -151,11 +152,24 @@ export async function startEdgeServer(opts: EdgeServerOptions): Promise<EdgeServ
     await mf.ready;
     const url = await mf.unsafeGetDirectURL(FRONT_LINE);
     await seedAudio(mf, opts.distDir, media);
-    return { url: url.origin, miniflare: mf, close: () => mf.dispose() };
+    return { url: url.origin, miniflare: mf, close: () => disposeMiniflare(mf) };
   } catch (e) {
-    await mf.dispose();
+    await disposeMiniflare(mf);
     throw e;
   }
+}
+
+/**
+ * Miniflare's `dispose`, and the folder it keeps Durable Objects, R2 objects and caches in when
+ * nothing is persisted removed before it returns: `dispose` removes that folder without waiting, so
+ * a process that exits right after (a test runner's worker, this script on SIGINT) would leave it
+ * in the system's temporary folder. Only Miniflare's own folders there are removed.
+ */
+export async function disposeMiniflare(mf: Miniflare): Promise<void> {
+  const parents = new Set([...mf.unsafeGetPersistPaths().values()].map((p) => path.dirname(p)));
+  const folders = [...parents].filter((dir) => path.dirname(dir) === tmpdir() && path.basename(dir).startsWith("miniflare-"));
+  await mf.dispose();
+  await Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
 /** The shim's run-time variables of the process environment: RATE_LIMIT_*, AUDIO_*, FEED_LIMIT and the announcements'. */

@@ -3,7 +3,7 @@
 // run_worker_first, R2, the rate-limit Durable Object). Each test speaks from its own client
 // address (CF-Connecting-IP, which Cloudflare's edge sets and the local front line passes through),
 // so the limit of 5 metadata requests is met only where a test means to meet it.
-import { openSync, closeSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -16,6 +16,8 @@ import { call, expectCors, expectError, json, sameBytes, TONE } from "../support
 const ep = episode({ episodeNumber: 1, title: "First light", publishedAt: "2026-01-01T00:00:00Z" });
 let site: Site;
 let edge: EdgeServer;
+/** Closed by the last test, which checks what closing leaves behind. */
+let closed = false;
 let nextIp = 1;
 
 beforeAll(async () => {
@@ -23,7 +25,7 @@ beforeAll(async () => {
   edge = await startEdgeServer({ distDir: site.distDir, env: { RATE_LIMIT_METADATA_PER_MIN: "5" }, bundle: false });
 });
 afterAll(async () => {
-  await edge?.close();
+  if (!closed) await edge?.close();
   await removeSite(site);
 });
 
@@ -222,5 +224,19 @@ describe("the Worker bundle", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("closing", () => {
+  // Miniflare's own dispose removes its folder without waiting, which a process that exits at once
+  // (a test worker, serve:edge on SIGINT) leaves behind in the temporary folder.
+  it("removes Miniflare's temporary folder (Durable Objects, R2, caches) before close() returns", async () => {
+    const folders = [...new Set([...edge.miniflare.unsafeGetPersistPaths().values()].map((p) => path.dirname(p)))];
+    expect(folders).toHaveLength(1);
+    expect(path.basename(folders[0]!)).toMatch(/^miniflare-/);
+    expect(existsSync(folders[0]!)).toBe(true);
+    closed = true;
+    await edge.close();
+    expect(existsSync(folders[0]!)).toBe(false);
   });
 });

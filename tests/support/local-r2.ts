@@ -3,6 +3,7 @@
 // The suites under tests/storage test the S3 audio backend against it.
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Miniflare } from "miniflare";
+import { disposeMiniflare } from "../../scripts/serve-edge.ts";
 
 export const R2_BUCKET = "audio";
 export const R2_CREDENTIALS = { accessKeyId: "test", secretAccessKey: "testsecret" };
@@ -50,7 +51,7 @@ export async function startLocalR2(): Promise<LocalR2> {
     },
     async dispose() {
       client.destroy();
-      await mf.dispose();
+      await disposeMiniflare(mf);
     },
   };
 }
