@@ -166,10 +166,15 @@ export async function startEdgeServer(opts: EdgeServerOptions): Promise<EdgeServ
  * in the system's temporary folder. Only Miniflare's own folders there are removed.
  */
 export async function disposeMiniflare(mf: Miniflare): Promise<void> {
-  const parents = new Set([...mf.unsafeGetPersistPaths().values()].map((p) => path.dirname(p)));
-  const folders = [...parents].filter((dir) => path.dirname(dir) === tmpdir() && path.basename(dir).startsWith("miniflare-"));
+  const folders = miniflareTemporaryFolders(mf);
   await mf.dispose();
   await Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true })));
+}
+
+/** The folders of `mf`'s unpersisted state: `miniflare-*` folders directly in the system's temporary folder. */
+export function miniflareTemporaryFolders(mf: Miniflare): string[] {
+  const parents = new Set([...mf.unsafeGetPersistPaths().values()].map((p) => path.dirname(p)));
+  return [...parents].filter((dir) => path.dirname(dir) === tmpdir() && path.basename(dir).startsWith("miniflare-"));
 }
 
 /** The shim's run-time variables of the process environment: RATE_LIMIT_*, AUDIO_*, FEED_LIMIT and the announcements'. */
