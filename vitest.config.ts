@@ -15,13 +15,8 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL("node_modules/.cache/no
  * same builds as the Node run (`sharedSite`, docs/testing.md). Not here: tests/build/ (the build,
  * not a server) and the suites of the Node server's own parts (node-adapter, audio-hangups,
  * list-bodies, live-build).
- *
- * `npm test` runs on the edge the suites whose subject takes a path of its own there: workerd's
- * HTTP, the asset binding, audio from R2, limits in a Durable Object and keyed by CF-Connecting-IP,
- * the runtime's compression, the clock binding. The others answer from the same handler over the
- * same asset store; they run on the edge in `npm run test:edge` and `npm run test:full` (EDGE_FULL).
  */
-const EDGE_SMOKE_HTTP = [
+const SHARED_HTTP = [
   "tests/http/smoke.test.ts",
   "tests/http/episode.test.ts",
   "tests/http/audio.test.ts",
@@ -31,9 +26,6 @@ const EDGE_SMOKE_HTTP = [
   "tests/http/rate-limit-keys.test.ts",
   "tests/http/real-clients.test.ts",
   "tests/http/compression.test.ts",
-];
-const SHARED_HTTP = [
-  ...EDGE_SMOKE_HTTP,
   "tests/http/discovery.test.ts",
   "tests/http/list.test.ts",
   "tests/http/script-transcript.test.ts",
@@ -48,8 +40,7 @@ const SHARED_HTTP = [
 /**
  * The browser suite (Chromium) that runs a second time against the edge target: its fixture site
  * goes through serveSite (tests/browser/support/site.ts), so the player is served by the Workers
- * entry on workerd and plays and seeks audio from its R2 binding; with EDGE_FULL only, as the
- * R2 bytes and ranges it reads are audio.test.ts's on the edge in `npm test`. player-network passes
+ * entry on workerd and plays and seeks audio from its R2 binding. player-network passes
  * there too (`EDGE_FULL=1 npx vitest run --project edge tests/browser/player-network.test.ts`) but
  * costs a minute; the edge HTTP suites already check the bytes and headers it checks.
  */
@@ -65,6 +56,14 @@ const NODE_ONLY_TESTS: string[] = [
   // Writes the audio into dist/media after start; at the edge audio lives in R2, seeded at start.
   "answers 404 not_found on audio until the file exists",
 ];
+
+/**
+ * The edge project in `npm test`: a smoke of the Workers entry on workerd (tests/edge/smoke.test.ts:
+ * every route family, audio from R2 with ranges, limits in the Durable Object, conditional requests,
+ * the private outputs) and the unit test of its configuration. The project whole, every shared suite
+ * above on workerd, is `npm run test:edge` (EDGE_FULL), which .ci/run runs after `npm test`.
+ */
+const EDGE_SMOKE = ["tests/edge/smoke.test.ts", "tests/edge/wrangler-config.test.ts"];
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -95,7 +94,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "edge",
-          include: ["tests/edge/**/*.test.ts", "tests/fuzz/fuzz-smoke.test.ts", ...(EDGE_FULL ? [...SHARED_HTTP, ...SHARED_BROWSER] : EDGE_SMOKE_HTTP)],
+          include: EDGE_FULL ? ["tests/edge/**/*.test.ts", "tests/fuzz/fuzz-smoke.test.ts", ...SHARED_HTTP, ...SHARED_BROWSER] : EDGE_SMOKE,
           env: { SHIM_TARGET: "edge", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
           // Bundles the Workers entry once for every suite of the project.
           globalSetup: ["tests/support/global-setup.ts", "tests/edge/global-setup.ts"],

@@ -1,6 +1,6 @@
 // The fuzz smoke: 2,500 seeded hostile requests (tests/support/fuzz-core.ts, the core of `npm run
-// fuzz`) over raw sockets against a small fixture site, on each target (1,000 on the edge in `npm
-// test`). Every invariant is its own test, so a failure names the rule it broke; the full run is
+// fuzz`) over raw sockets against a small fixture site, on each target (on the edge in `npm run
+// test:edge`). Every invariant is its own test, so a failure names the rule it broke; the full run is
 // `npm run fuzz` (100,000 requests).
 // Node: the server runs in a child process (tests/support/fuzz-server.ts), so its RSS is its own.
 // Edge: the site goes through serveSite (workerd), and RSS is workerd's, read from /proc.
@@ -11,10 +11,8 @@ import { episode, sharedSite, removeSite, script, serveSite, timedScript, type S
 import { descendantsRss, formatReport, runFuzz, siteFacts, type FuzzReport, type Invariant } from "../support/fuzz-core.ts";
 import { startFuzzServer } from "../support/fuzz-server.ts";
 import { longTone, NO_LIMITS, TONE } from "../support/http.ts";
-import { EDGE_FULL } from "../support/tiers.ts";
 
-/** A request to workerd costs the run several times what one to Node does (docs/testing.md): `npm test` sends it fewer. */
-const REQUESTS = ON_EDGE && !EDGE_FULL ? 1000 : 2500;
+const REQUESTS = 2500;
 const SEED = 20261123;
 /**
  * A request with no complete answer by then counts as hung. The smoke runs beside the rest of the

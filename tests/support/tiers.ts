@@ -9,8 +9,8 @@ export const FULL = process.env.TEST_FULL === "1";
 
 /**
  * The edge project whole (EDGE_FULL=1, set by `npm run test:edge`; TEST_FULL implies it): every
- * shared suite on workerd and the fuzz smoke's every request there. `npm test` runs on the edge the
- * suites whose subject takes a path of its own there (vitest.config.ts).
+ * shared suite, the fuzz smoke and tests/edge/ on workerd. `npm test` runs there a smoke of the
+ * Workers entry (EDGE_SMOKE in vitest.config.ts).
  */
 export const EDGE_FULL = FULL || process.env.EDGE_FULL === "1";
 
