@@ -10,6 +10,14 @@
 // written under a name of its own so that concurrent starts do not read each other's half-written
 // file, and removed once imported. The options are scripts/serve.ts's; `--help` is answered from it
 // unbundled, before any bundling (the process ends right after, stripper or not).
+//
+// The process starts with a floor under V8's young generation, YOUNG_GENERATION_MB per semi-space
+// (functions/node/main.ts grows it there after start-up and ./young-generation.ts keeps it from
+// growing further): V8 shrinks the young generation to its floor whenever it collects while the
+// allocation rate is low, after any idle moment, and at V8's own floor every ~100 requests end in a
+// scavenge whose fixed cost is most of its pause. Only a start flag sets the floor, so this file
+// restarts itself with it in place (process.execve: same pid, same stdio) when it was started
+// without it (docs/performance.md#the-young-generation).
 import { rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -38,8 +46,17 @@ async function bundle() {
   return file;
 }
 
+/** functions/node/main.ts YOUNG_GENERATION_BYTES, in MB (tests/http/smoke.test.ts holds them equal). */
+const YOUNG_GENERATION_MB = 8;
+const FLOOR = `--min-semi-space-size=${YOUNG_GENERATION_MB}`;
+
 const args = process.argv.slice(2);
 if (args.includes("-h") || args.includes("--help")) await (await import("./serve.ts")).serve(args);
+
+// Windows has no execve: there the server runs without the floor.
+if (!process.execArgv.some((a) => a.startsWith("--min-semi-space-size")) && process.execve) {
+  process.execve(process.execPath, [process.execPath, FLOOR, ...process.execArgv, import.meta.filename, ...args]);
+}
 
 try {
   const file = await bundle();

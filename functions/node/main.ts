@@ -151,7 +151,7 @@ const youngGenerationBytes = () => getHeapSpaceStatistics().find((s) => s.space_
  * it, most of a search's short-lived objects are still in use at each scavenge and get promoted,
  * growing the old generation; this size collects them young (docs/performance.md).
  */
-const YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
+export const YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
 
 /**
  * Once start-up is done: what loading left behind (the index's and the manifest's texts, their
@@ -160,8 +160,9 @@ const YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
  * collection also hands the freed pages back to the system and shrinks the young generation
  * (less resident than after a plain collection); the young generation is
  * then grown back to YOUNG_GENERATION_BYTES by scavenges that see enough survivors, and bounded
- * there (./young-generation.ts) until V8 shrinks it after an idle moment, which no setting
- * available at run time prevents (docs/performance.md#the-young-generation).
+ * there (./young-generation.ts). V8 shrinks it again after an idle moment, down to the floor the
+ * process started with: scripts/serve.mjs starts it with this size as the floor, so there the
+ * growing finds it grown (docs/performance.md#the-young-generation).
  */
 function releaseStartupMemory(): void {
   const gc = v8Gc();

@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { episode, sharedSite, removeSite, ROOT, script, serveSite, type Site } from "../support/fixture.ts";
-import type { RunningServer } from "../../functions/node/main.ts";
+import { YOUNG_GENERATION_BYTES, type RunningServer } from "../../functions/node/main.ts";
 
 let site: Site;
 let server: RunningServer;
@@ -62,7 +62,7 @@ describe("npm run serve", () => {
     }
   });
 
-  it.skipIf(process.env.SHIM_TARGET === "edge")("runs the command's launcher (scripts/serve.mjs): the same site from the bundled server, leaving no bundle behind", async () => {
+  it.skipIf(process.env.SHIM_TARGET === "edge")("runs the command's launcher (scripts/serve.mjs): the same site from the bundled server, leaving no bundle behind, with a floor under the young generation", async () => {
     const server = await run("scripts/serve.mjs");
     try {
       expect(server.url, server.out()).not.toBeNull();
@@ -73,6 +73,10 @@ describe("npm run serve", () => {
       // Its bundle is named by its pid (scripts/serve.mjs) and removed once imported.
       const bundles = await readdir(path.join(ROOT, "node_modules/.cache/node-server"));
       expect(bundles).not.toContain(`serve-${server.pid}.mjs`);
+      // Started without it, it restarted itself in place with the floor under the young
+      // generation that functions/node/main.ts grows it to.
+      const argv = (await readFile(`/proc/${server.pid}/cmdline`, "utf8")).split("\0");
+      expect(argv).toContain(`--min-semi-space-size=${YOUNG_GENERATION_BYTES / 2 ** 20}`);
     } finally {
       server.stop();
     }
