@@ -22,13 +22,16 @@ import { rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { build, stop } from "esbuild";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const OUT_DIR = path.join(ROOT, "node_modules/.cache/node-server");
 
-/** Bundles scripts/serve.ts; the file's path. */
+/**
+ * Bundles scripts/serve.ts; the file's path. esbuild is imported here, so that a process that
+ * restarts itself with the floor (below) has loaded nothing but Node's own modules.
+ */
 async function bundle() {
+  const { build, stop } = await import("esbuild");
   const result = await build({
     entryPoints: [path.join(ROOT, "scripts/serve.ts")],
     bundle: true,
