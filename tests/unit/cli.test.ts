@@ -88,6 +88,9 @@ describe("the scripts", () => {
   });
 });
 
+// Every script's --help first, then every malformed line: a script's second start then finds its
+// compiled code in Node's compile cache (vitest.config.ts) instead of loading the TypeScript stripper
+// again, as it would were both started at once.
 describe.concurrent.each(Object.entries(CASES))("scripts/%s", (file, c) => {
   it("prints its usage on --help and exits 0 without doing any work", async () => {
     const out = await run(file, c.help);
@@ -97,7 +100,9 @@ describe.concurrent.each(Object.entries(CASES))("scripts/%s", (file, c) => {
     expect(out.stdout).toMatch(/\nUsage:\n {2}\S.*\n[\s\S]*\nOptions:\n[\s\S]*-h, --help +print this help and exit\n\nExamples?:\n {2}\S/);
     for (const p of c.unwritten ?? []) expect(existsSync(p), p).toBe(false);
   });
+});
 
+describe.concurrent.each(Object.entries(CASES))("scripts/%s", (file, c) => {
   it("refuses a malformed command line in one line on stderr, exit 2", async () => {
     const out = await run(file, c.malformed);
     expect(out.code).toBe(2);
