@@ -32,9 +32,10 @@ describe("the young generation of a serving process", () => {
   // twice its size. Without the setting every child grows it 8× and more (the next test), so the
   // check still fails when the module stops bounding it.
   it("grows at most once past its size under survivors", async () => {
-    const runs: { initial: number; grown: number }[] = [];
-    for (let i = 0; i < 3 && !runs.some((r) => r.grown <= 2 * r.initial); i++) runs.push(await youngGeneration(true));
-    expect(runs.some((r) => r.grown <= 2 * r.initial), JSON.stringify(runs)).toBe(true);
+    const within = (r: { initial: number; grown: number }) => r.grown <= 2 * r.initial;
+    const runs = [await youngGeneration(true)];
+    while (runs.length < 3 && !within(runs.at(-1)!)) runs.push(await youngGeneration(true));
+    expect(runs.some(within), JSON.stringify(runs)).toBe(true);
   });
 
   it("without the setting, grows to many times its size under the same survivors", async () => {
